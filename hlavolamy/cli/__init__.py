@@ -1,0 +1,62 @@
+"""The ``hlavolamy`` command line: one module per sub-command.
+
+Each module in :data:`COMMANDS` has ``register(subparsers)``, which adds its
+parser and sets ``func`` to a callable taking the parsed namespace and
+returning an exit code. Bad input (any :class:`HlavolamyError`, a missing
+file) prints one line on stderr and exits with 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from hlavolamy.errors import HlavolamyError
+
+COMMANDS = (
+    "info",
+    "apply",
+    "scramble",
+    "new",
+    "plugins",
+)
+
+
+class UsageError(HlavolamyError):
+    """Wrong use of a command (conflicting or missing options)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hlavolamy",
+        description="Design, play and solve permutation puzzles.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"hlavolamy.cli.{name.replace('-', '_')}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not argv and "gui" in COMMANDS:
+        argv = ["gui"]
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except (HlavolamyError, OSError) as exc:
+        print(f"hlavolamy {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"hlavolamy {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

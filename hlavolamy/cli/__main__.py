@@ -1,0 +1,5 @@
+import sys
+
+from hlavolamy.cli import main
+
+sys.exit(main())

@@ -1,0 +1,181 @@
+"""Permutations as numpy integer arrays, with one convention everywhere.
+
+A permutation ``p`` of ``n`` cells is a 0-based array. Applying a move ``m`` to
+a state ``s`` gives ``new[i] = s[m[i]]``: ``m[destination] = source``. So
+applying ``a`` then ``b`` is the single permutation ``a[b]``, written
+``compose(a, b)``.
+
+>>> a = as_perm([1, 2, 0])
+>>> apply(as_perm([0, 1, 2]), a).tolist()
+[1, 2, 0]
+>>> compose(a, inverse(a)).tolist()
+[0, 1, 2]
+>>> cycles(a)
+[[0, 1, 2]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import reduce
+from math import lcm
+
+import numpy as np
+
+from hlavolamy.errors import PermutationError
+
+DTYPE = np.int32
+Perm = np.ndarray
+
+
+def as_perm(values: Sequence[int] | np.ndarray, name: str = "permutation", n: int | None = None) -> Perm:
+    """Validate ``values`` as a permutation of ``0..n-1`` and return a read-only array.
+
+    The error names ``name`` and the problem: wrong length, a non-integer,
+    an index out of range or a duplicate (with the positions involved).
+    """
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise PermutationError(f"{name}: not a list of integers ({exc})") from None
+    if arr.ndim != 1:
+        raise PermutationError(f"{name}: expected a flat list of integers, got shape {arr.shape}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        if arr.dtype == object or not np.all(np.equal(np.mod(arr, 1), 0)) or arr.dtype == bool:
+            bad = next(i for i, v in enumerate(values) if not _is_int(v))
+            raise PermutationError(f"{name}: entry {bad} is {values[bad]!r}, not an integer")
+    if n is not None and arr.size != n:
+        raise PermutationError(f"{name}: has {arr.size} entries, expected {n}")
+    size = arr.size
+    arr = arr.astype(np.int64)
+    out_of_range = np.flatnonzero((arr < 0) | (arr >= size))
+    if out_of_range.size:
+        i = int(out_of_range[0])
+        raise PermutationError(f"{name}: entry {i} is {int(arr[i])}, out of range 0..{size - 1}")
+    counts = np.bincount(arr, minlength=size)
+    if np.any(counts != 1):
+        dup = int(np.flatnonzero(counts > 1)[0])
+        where = np.flatnonzero(arr == dup).tolist()
+        raise PermutationError(f"{name}: value {dup} appears at entries {where}; a permutation has each value once")
+    out = arr.astype(DTYPE)
+    out.flags.writeable = False
+    return out
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def identity(n: int) -> Perm:
+    """The permutation that moves nothing."""
+    out = np.arange(n, dtype=DTYPE)
+    out.flags.writeable = False
+    return out
+
+
+def apply(state: np.ndarray, move: Perm) -> np.ndarray:
+    """``new[i] = state[move[i]]``; works for any array indexed by cell (labels, colours)."""
+    return state[move]
+
+
+def compose(*perms: Perm) -> Perm:
+    """The permutation of applying ``perms`` left to right."""
+    if not perms:
+        raise ValueError("compose() needs at least one permutation")
+    return reduce(lambda a, b: a[b], perms)
+
+
+def inverse(p: Perm) -> Perm:
+    """The permutation undoing ``p``."""
+    inv = np.empty_like(p)
+    inv[p] = np.arange(p.size, dtype=p.dtype)
+    return inv
+
+
+def power(p: Perm, k: int) -> Perm:
+    """``p`` applied ``k`` times (``k`` may be negative), by repeated squaring."""
+    if k < 0:
+        p, k = inverse(p), -k
+    result = np.arange(p.size, dtype=p.dtype)
+    base = p
+    while k:
+        if k & 1:
+            result = result[base]
+        base = base[base]
+        k >>= 1
+    return result
+
+
+def is_identity(p: Perm) -> bool:
+    return bool(np.array_equal(p, np.arange(p.size)))
+
+
+def support(p: Perm) -> np.ndarray:
+    """Cells that ``p`` moves, ascending."""
+    return np.flatnonzero(p != np.arange(p.size))
+
+
+def cycles(p: Perm, include_fixed: bool = False) -> list[list[int]]:
+    """Disjoint cycles ``[c0, c1, ...]``: the piece at ``c1`` moves to ``c0``... in state terms.
+
+    With ``new[i] = s[p[i]]`` the content of cell ``p[i]`` arrives at ``i``; a
+    cycle lists ``i, p[i], p[p[i]], ...``.
+    """
+    seen = np.zeros(p.size, dtype=bool)
+    out: list[list[int]] = []
+    for start in range(p.size):
+        if seen[start]:
+            continue
+        cyc = [start]
+        seen[start] = True
+        j = int(p[start])
+        while j != start:
+            cyc.append(j)
+            seen[j] = True
+            j = int(p[j])
+        if len(cyc) > 1 or include_fixed:
+            out.append(cyc)
+    return out
+
+
+def cycle_type(p: Perm) -> dict[int, int]:
+    """Cycle length -> count, fixed points left out (e.g. ``{4: 5}`` for a face turn)."""
+    lengths: dict[int, int] = {}
+    for c in cycles(p):
+        lengths[len(c)] = lengths.get(len(c), 0) + 1
+    return dict(sorted(lengths.items()))
+
+
+def order(p: Perm) -> int:
+    """The least ``k > 0`` with ``p**k`` the identity."""
+    return reduce(lcm, cycle_type(p), 1)
+
+
+def parity(p: Perm) -> int:
+    """0 for an even permutation, 1 for an odd one."""
+    return sum(len(c) - 1 for c in cycles(p)) % 2
+
+
+def parity_on(p: Perm, cells: Iterable[int]) -> int:
+    """Parity of ``p`` restricted to ``cells`` (which ``p`` must map onto themselves)."""
+    cells = np.fromiter(cells, dtype=np.int64)
+    index = np.full(p.size, -1, dtype=np.int64)
+    index[cells] = np.arange(cells.size)
+    local = index[p[cells]]
+    if np.any(local < 0):
+        raise ValueError("parity_on: the cells are not closed under the permutation")
+    return parity(local.astype(DTYPE))
+
+
+def from_cycles(n: int, cyc: Iterable[Sequence[int]]) -> Perm:
+    """Build a permutation from disjoint cycles in the :func:`cycles` convention."""
+    p = np.arange(n, dtype=DTYPE)
+    for c in cyc:
+        for a, b in zip(c, list(c[1:]) + [c[0]]):
+            p[a] = b
+    return as_perm(p, "cycles", n)
+
+
+def format_cycles(p: Perm) -> str:
+    """``(0 1 2)(3 4)``; ``()`` for the identity."""
+    return "".join("(" + " ".join(map(str, c)) + ")" for c in cycles(p)) or "()"

@@ -1,0 +1,207 @@
+"""A puzzle: cells, their solved colours, and named moves (the generators).
+
+The puzzle is data only. It knows nothing of geometry beyond an opaque
+``plugin`` record the geometry plugin can read back, so a file opens, plays
+and solves even where its plugin is missing.
+
+>>> p = Puzzle(colours=["A", "A", "B", "B"], moves={"L": [1, 0, 2, 3], "R": [0, 2, 3, 1]})
+>>> p.n_cells, list(p.moves), p.move_order("R")
+(4, ['L', 'R'], 3)
+>>> p.perm_of(p.parse("R L'")).tolist()
+[2, 0, 3, 1]
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from hlavolamy.core import perm as P
+from hlavolamy.core.turns import Turn
+from hlavolamy.errors import PuzzleError
+
+
+@dataclass(frozen=True)
+class PluginRecord:
+    """Which geometry plugin made the puzzle, and its own (JSON-able) geometry data."""
+
+    name: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Puzzle:
+    """Cells ``0..n-1``, a solved colour label per cell and named generator moves.
+
+    ``aliases`` are named sequences of generators (a cube's wide turns and
+    whole-cube rotations): notation accepts them, solutions never use them.
+    ``blockings`` are sets of fused cells (bandaged puzzles); ``turned_parts``
+    says, per move, which cells it turns (default: the cells it moves), which
+    decides whether a fused set is torn apart.
+    """
+
+    def __init__(
+        self,
+        colours: Sequence[str],
+        moves: Mapping[str, Sequence[int] | np.ndarray],
+        *,
+        name: str = "",
+        description: str = "",
+        aliases: Mapping[str, str] | None = None,
+        palette: Mapping[str, str] | None = None,
+        blockings: Iterable[Iterable[int]] = (),
+        turned_parts: Mapping[str, Iterable[int]] | None = None,
+        plugin: PluginRecord | None = None,
+    ):
+        self.name = name
+        self.description = description
+        self.colours: tuple[str, ...] = tuple(str(c) for c in colours)
+        n = len(self.colours)
+        if n == 0:
+            raise PuzzleError("a puzzle needs at least one cell (colours is empty)")
+        if not moves:
+            raise PuzzleError("a puzzle needs at least one move")
+        self.moves: dict[str, P.Perm] = {}
+        for move_name, values in moves.items():
+            _check_move_name(move_name)
+            self.moves[move_name] = P.as_perm(values, f"move {move_name!r}", n)
+        self.palette: dict[str, str] = dict(palette or {})
+        self.plugin = plugin
+        self.blockings: tuple[frozenset[int], ...] = _check_blockings(blockings, n)
+        self.turned_parts: dict[str, frozenset[int]] = _check_turned_parts(turned_parts or {}, self.moves, n)
+        self.aliases: dict[str, str] = {}
+        self._alias_turns: dict[str, list[Turn]] = {}
+        for alias, text in (aliases or {}).items():
+            _check_move_name(alias)
+            if alias in self.moves:
+                raise PuzzleError(f"alias {alias!r} has the name of a move")
+            self.aliases[alias] = text
+        for alias, text in self.aliases.items():
+            try:
+                self._alias_turns[alias] = self.parse(text, allow_aliases=False)
+            except Exception as exc:
+                raise PuzzleError(f"alias {alias!r}: {exc}") from None
+        self.cache: dict[str, Any] = {}
+        """Results computed from the moves (analysis, solver tables), keyed by their producer."""
+
+    # -- derived data --------------------------------------------------------
+    @property
+    def n_cells(self) -> int:
+        return len(self.colours)
+
+    @cached_property
+    def colour_labels(self) -> tuple[str, ...]:
+        """Distinct colour labels in order of first appearance."""
+        return tuple(dict.fromkeys(self.colours))
+
+    @cached_property
+    def colour_ids(self) -> np.ndarray:
+        """The solved colouring as small integers indexing :attr:`colour_labels`."""
+        index = {c: i for i, c in enumerate(self.colour_labels)}
+        out = np.array([index[c] for c in self.colours], dtype=np.int32)
+        out.flags.writeable = False
+        return out
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A hash of cells, colours and moves: the key for cached analysis."""
+        h = hashlib.sha1()
+        h.update(repr(self.colours).encode())
+        for move_name, m in self.moves.items():
+            h.update(move_name.encode() + b"\0" + m.tobytes())
+        for b in sorted(sorted(b) for b in self.blockings):
+            h.update(repr(b).encode())
+        return h.hexdigest()
+
+    def move_order(self, name: str) -> int:
+        return P.order(self.move(name))
+
+    def move(self, name: str) -> P.Perm:
+        """The permutation of a generator; a clear error for an unknown name."""
+        try:
+            return self.moves[name]
+        except KeyError:
+            raise PuzzleError(f"unknown move {name!r}; the moves are {', '.join(self.moves)}") from None
+
+    # -- sequences -----------------------------------------------------------
+    def turn_perm(self, turn: Turn) -> P.Perm:
+        return P.power(self.move(turn.move), turn.power)
+
+    def perm_of(self, turns: Sequence[Turn]) -> P.Perm:
+        """The permutation of playing ``turns`` left to right."""
+        result = P.identity(self.n_cells)
+        for t in turns:
+            result = result[self.turn_perm(t)]
+        return result
+
+    def parse(self, text: str, allow_aliases: bool = True) -> list[Turn]:
+        """Parse notation into generator turns (aliases expanded)."""
+        from hlavolamy.core.notation import parse
+
+        return parse(text, self.moves.keys(), self._alias_turns if allow_aliases else {})
+
+    def format(self, turns: Sequence[Turn]) -> str:
+        from hlavolamy.core.notation import format_turns
+
+        return format_turns(turns, self.moves.keys())
+
+    def turn_cost(self, turn: Turn) -> int:
+        """Quarter-turn cost: ``R2`` is 2, ``R'`` is 1, ``R3`` on an order-4 move is 1."""
+        k = turn.power % self.move_order(turn.move)
+        return min(k, self.move_order(turn.move) - k)
+
+    def length(self, turns: Sequence[Turn]) -> int:
+        """Length in the metric of the Santa benchmark: each generator or inverse counts 1."""
+        return sum(self.turn_cost(t) for t in turns)
+
+    def turned_part(self, name: str) -> frozenset[int]:
+        """Cells the move turns (for blockings); defaults to the cells it moves."""
+        part = self.turned_parts.get(name)
+        return part if part is not None else frozenset(P.support(self.move(name)).tolist())
+
+    def __repr__(self) -> str:
+        label = f" {self.name!r}" if self.name else ""
+        return f"<Puzzle{label}: {self.n_cells} cells, {len(self.moves)} moves>"
+
+
+def _check_move_name(name: object) -> None:
+    if not isinstance(name, str) or not name or not all(ch.isalnum() or ch == "_" for ch in name):
+        raise PuzzleError(f"move name {name!r}: use letters, digits and '_' only")
+    if name.isdigit():
+        raise PuzzleError(f"move name {name!r}: must contain a letter")
+
+
+def _check_blockings(blockings: Iterable[Iterable[int]], n: int) -> tuple[frozenset[int], ...]:
+    out: list[frozenset[int]] = []
+    owner: dict[int, int] = {}
+    for k, raw in enumerate(blockings):
+        cells = list(raw)
+        if len(cells) < 2:
+            raise PuzzleError(f"blocking {k}: fuses {len(cells)} cell(s); a blocking needs at least two")
+        for c in cells:
+            if not isinstance(c, (int, np.integer)) or not 0 <= c < n:
+                raise PuzzleError(f"blocking {k}: cell {c!r} is not in 0..{n - 1}")
+            if c in owner:
+                raise PuzzleError(f"blocking {k}: cell {c} is already fused in blocking {owner[c]}; merge the two")
+            owner[int(c)] = k
+        out.append(frozenset(int(c) for c in cells))
+    return tuple(out)
+
+
+def _check_turned_parts(parts: Mapping[str, Iterable[int]], moves: Mapping[str, P.Perm], n: int) -> dict[str, frozenset[int]]:
+    out: dict[str, frozenset[int]] = {}
+    for move_name, raw in parts.items():
+        if move_name not in moves:
+            raise PuzzleError(f"turned part given for unknown move {move_name!r}")
+        cells = frozenset(int(c) for c in raw)
+        if any(not 0 <= c < n for c in cells):
+            raise PuzzleError(f"turned part of move {move_name!r}: cells must be in 0..{n - 1}")
+        moved = set(P.support(moves[move_name]).tolist())
+        if not moved <= cells:
+            raise PuzzleError(f"turned part of move {move_name!r} leaves out cells the move moves: {sorted(moved - cells)[:10]}")
+        out[move_name] = cells
+    return out

@@ -1,0 +1,51 @@
+"""Exceptions the host raises for bad input.
+
+Every error a user can cause derives from :class:`HlavolamyError`, so the CLI
+and the GUI can show its message (never a traceback) and exit or carry on.
+"""
+
+from __future__ import annotations
+
+
+class HlavolamyError(Exception):
+    """Base of all user-facing errors: the message says what and where."""
+
+
+class PermutationError(HlavolamyError, ValueError):
+    """A move or state is not a permutation of ``0..n-1``."""
+
+
+class PuzzleError(HlavolamyError, ValueError):
+    """A puzzle definition is inconsistent (colours, moves, blockings)."""
+
+
+class NotationError(HlavolamyError, ValueError):
+    """A move sequence could not be parsed; ``column`` is 1-based."""
+
+    def __init__(self, message: str, text: str = "", column: int | None = None):
+        self.text = text
+        self.column = column
+        where = f" at column {column}" if column is not None else ""
+        super().__init__(f"{message}{where}" + (f": {text!r}" if text else ""))
+
+
+class FileFormatError(HlavolamyError, ValueError):
+    """A puzzle file is malformed; names the file and the JSON path."""
+
+    def __init__(self, message: str, path: str | None = None, pointer: str = ""):
+        self.path = path
+        self.pointer = pointer
+        where = ", ".join(p for p in (str(path) if path else "", pointer) if p)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class UnreachableError(HlavolamyError):
+    """A position cannot be reached from the solved state; says why."""
+
+
+class IllegalMoveError(HlavolamyError):
+    """A move is blocked in the current position (bandaged puzzles)."""
+
+
+class Cancelled(HlavolamyError):
+    """Long work was cancelled by the user."""

@@ -1,0 +1,206 @@
+"""The plugin contract: every hook the host calls, and the records they return.
+
+A geometry plugin is a module (or package) with functions marked
+``@hookimpl``. It registers geometries by returning :class:`Geometry` objects
+from :func:`hlavolamy_geometries`; everything else (building a puzzle from
+parameters, emitting move permutations, reading and writing its data, drawing
+a state, hit-testing the mouse, the designer tools) is a method of that
+object. The host never imports Qt for the core: only the objects returned by
+:meth:`Geometry.view` and :meth:`Geometry.designer` touch Qt, and a plugin
+imports Qt inside them.
+
+See ``docs/plugins.md`` for a worked example.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+from hlavolamy.core.puzzle import Puzzle
+
+if TYPE_CHECKING:  # Qt types only for annotations: the core never imports Qt.
+    from PyQt6.QtCore import QRectF
+    from PyQt6.QtGui import QPainter
+
+    from hlavolamy.core.state import State
+
+PROJECT = "hlavolamy"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a geometry's "New puzzle" form (``hlavolamy new cubes --size 4``)."""
+
+    name: str
+    kind: type = int
+    default: Any = None
+    minimum: float | None = None
+    maximum: float | None = None
+    help: str = ""
+    choices: tuple[Any, ...] = ()
+
+    def coerce(self, value: Any) -> Any:
+        """Convert and range-check a value (from the CLI or a form); ValueError names the parameter."""
+        try:
+            out = self.kind(value) if not isinstance(value, self.kind) else value
+        except (TypeError, ValueError):
+            raise ValueError(f"parameter {self.name!r}: {value!r} is not a {self.kind.__name__}") from None
+        if self.minimum is not None and out < self.minimum:
+            raise ValueError(f"parameter {self.name!r}: {out} is below the minimum {self.minimum}")
+        if self.maximum is not None and out > self.maximum:
+            raise ValueError(f"parameter {self.name!r}: {out} is above the maximum {self.maximum}")
+        if self.choices and out not in self.choices:
+            raise ValueError(f"parameter {self.name!r}: {out!r} is not one of {list(self.choices)}")
+        return out
+
+
+@dataclass
+class DrawOptions:
+    """What the host asks a view to show besides the state's colours."""
+
+    show_numbers: bool = False
+    highlight: frozenset[int] = frozenset()
+    """Positions to emphasise (an orbit or block selected in the Info panel)."""
+    hover: tuple[float, float] | None = None
+    """Mouse position in widget coordinates, to highlight the move handle under it."""
+    colours: Mapping[str, str] = field(default_factory=dict)
+    """Colour label -> ``#rrggbb``; labels not here get the view's own choice."""
+    dark: bool = False
+    """The application palette is dark; draw outlines accordingly."""
+
+
+@dataclass(frozen=True)
+class MoveHit:
+    """A move handle under the mouse: play ``move`` to ``power`` (``-1`` for the inverse)."""
+
+    move: str
+    power: int = 1
+
+
+class View(ABC):
+    """Draws states of one puzzle and maps mouse points back to cells and moves.
+
+    Coordinates are widget coordinates of the last :meth:`paint` call's ``rect``.
+    """
+
+    @abstractmethod
+    def paint(self, painter: QPainter, rect: QRectF, state: State, options: DrawOptions) -> None:
+        """Draw ``state`` into ``rect`` with an antialiased painter."""
+
+    @abstractmethod
+    def cell_at(self, x: float, y: float) -> int | None:
+        """The position (cell index) under the point, or None."""
+
+    def move_at(self, x: float, y: float, button: str = "left") -> MoveHit | None:
+        """The move a click at the point plays (``button`` is ``"left"`` or ``"right"``), or None."""
+        return None
+
+    def drag(self, dx: float, dy: float) -> bool:
+        """Mouse drag on empty space (a 3D view turns); True when the view changed."""
+        return False
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A designer tool shown in the Fields tab's tool bar."""
+
+    id: str
+    label: str
+    tooltip: str = ""
+
+
+class Designer(ABC):
+    """Interactive editing of a geometry's data (the Fields and Moves tabs).
+
+    Events carry widget coordinates of the last :meth:`paint`; the designer
+    holds its own editable copy of the data and reports changes by returning
+    True, so the host can push an undo step (it snapshots :meth:`data`).
+    """
+
+    tools: tuple[Tool, ...] = ()
+
+    @abstractmethod
+    def paint(self, painter: QPainter, rect: QRectF, options: DrawOptions) -> None: ...
+
+    @abstractmethod
+    def press(self, tool: str, x: float, y: float, modifiers: frozenset[str] = frozenset()) -> bool: ...
+
+    def drag(self, tool: str, x: float, y: float) -> bool:
+        return False
+
+    def release(self, tool: str, x: float, y: float) -> bool:
+        return False
+
+    @abstractmethod
+    def data(self) -> dict[str, Any]:
+        """The current geometry data (JSON-able); also the undo snapshot."""
+
+    @abstractmethod
+    def set_data(self, data: Mapping[str, Any]) -> None:
+        """Restore a snapshot (undo/redo)."""
+
+    @abstractmethod
+    def build(self) -> Puzzle:
+        """The puzzle the design describes now; PuzzleError says what is missing."""
+
+
+class Geometry(ABC):
+    """A kind of puzzle a plugin can make (``cubes``, ``circles``, ...)."""
+
+    name: str = ""
+    title: str = ""
+    description: str = ""
+    parameters: tuple[Parameter, ...] = ()
+    defines_moves: bool = True
+    """True when the geometry fixes the moves itself (cubes): the GUI hides the Moves tab."""
+
+    @abstractmethod
+    def build(self, **params: Any) -> Puzzle:
+        """A new puzzle from parameters (already coerced by :class:`Parameter`)."""
+
+    @abstractmethod
+    def moves(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Move permutations (name -> list) emitted from the geometry data alone."""
+
+    def load_data(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate and normalise geometry data read from a file; ValueError says what is wrong."""
+        return dict(data)
+
+    def dump_data(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """JSON-able geometry data for a file."""
+        return dict(data)
+
+    def view(self, puzzle: Puzzle) -> View | None:
+        """A drawing of the puzzle for the Play tab; None when the plugin cannot draw it."""
+        return None
+
+    def designer(self, puzzle: Puzzle | None) -> Designer | None:
+        """An editor for the Fields/Moves tabs, starting from ``puzzle`` (None: empty design)."""
+        return None
+
+    def coerce(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults filled in and every value checked against :attr:`parameters`."""
+        known = {p.name: p for p in self.parameters}
+        unknown = set(params) - set(known)
+        if unknown:
+            raise ValueError(f"geometry {self.name!r} has no parameter {sorted(unknown)[0]!r}; it has {sorted(known)}")
+        out = {}
+        for p in self.parameters:
+            out[p.name] = p.coerce(params[p.name]) if p.name in params else p.default
+        return out
+
+
+@hookspec
+def hlavolamy_geometries() -> Iterable[Geometry]:
+    """Return the geometries this plugin provides.
+
+    Called once when plugins load. A plugin may return several; names must be
+    unique across plugins (a clash is reported and the later one skipped).
+    """
