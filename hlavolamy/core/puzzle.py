@@ -39,6 +39,7 @@ class Puzzle:
 
     ``aliases`` are named sequences of generators (a cube's wide turns and
     whole-cube rotations): notation accepts them, solutions never use them.
+    ``palette`` maps colour labels to ``#rrggbb`` for drawing.
     ``blockings`` are sets of fused cells (bandaged puzzles); ``turned_parts``
     says, per move, which cells it turns (default: the cells it moves), which
     decides whether a fused set is torn apart.
@@ -56,6 +57,7 @@ class Puzzle:
         blockings: Iterable[Iterable[int]] = (),
         turned_parts: Mapping[str, Iterable[int]] | None = None,
         plugin: PluginRecord | None = None,
+        cell_data: Sequence[Mapping[str, Any]] | None = None,
     ):
         self.name = name
         self.description = description
@@ -70,6 +72,12 @@ class Puzzle:
             _check_move_name(move_name)
             self.moves[move_name] = P.as_perm(values, f"move {move_name!r}", n)
         self.palette: dict[str, str] = dict(palette or {})
+        if cell_data is not None and len(cell_data) != n:
+            raise PuzzleError(f"cell_data has {len(cell_data)} entries for {n} cells")
+        self.cell_data: tuple[dict[str, Any], ...] | None = (
+            tuple(dict(d) for d in cell_data) if cell_data is not None else None
+        )
+        """Optional drawing hints per cell (``x``, ``y``, ``label``) for puzzles without a plugin."""
         self.plugin = plugin
         self.blockings: tuple[frozenset[int], ...] = _check_blockings(blockings, n)
         self.turned_parts: dict[str, frozenset[int]] = _check_turned_parts(turned_parts or {}, self.moves, n)
