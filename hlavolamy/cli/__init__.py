@@ -21,6 +21,9 @@ COMMANDS = (
     "scramble",
     "new",
     "plugins",
+    "gui",
+    "import_",
+    "export",
 )
 
 

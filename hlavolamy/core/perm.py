@@ -41,7 +41,7 @@ def as_perm(values: Sequence[int] | np.ndarray, name: str = "permutation", n: in
     if arr.ndim != 1:
         raise PermutationError(f"{name}: expected a flat list of integers, got shape {arr.shape}")
     if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        if arr.dtype == object or not np.all(np.equal(np.mod(arr, 1), 0)) or arr.dtype == bool:
+        if arr.dtype.kind != "f" or not np.all(np.equal(np.mod(arr, 1), 0)):  # strings, bools, objects
             bad = next(i for i, v in enumerate(values) if not _is_int(v))
             raise PermutationError(f"{name}: entry {bad} is {values[bad]!r}, not an integer")
     if n is not None and arr.size != n:

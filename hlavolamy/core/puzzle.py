@@ -155,7 +155,7 @@ class Puzzle:
     def format(self, turns: Sequence[Turn]) -> str:
         from hlavolamy.core.notation import format_turns
 
-        return format_turns(turns, self.moves.keys())
+        return format_turns(turns, self.moves.keys(), self.aliases.keys())
 
     def turn_cost(self, turn: Turn) -> int:
         """Quarter-turn cost: ``R2`` is 2, ``R'`` is 1, ``R3`` on an order-4 move is 1."""

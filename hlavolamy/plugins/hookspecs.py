@@ -155,6 +155,7 @@ class Geometry(ABC):
     """A kind of puzzle a plugin can make (``cubes``, ``circles``, ...)."""
 
     name: str = ""
+    """Unique key, a word (``cubes``); also the name in the :class:`PluginRecord` of puzzles it builds."""
     title: str = ""
     description: str = ""
     parameters: tuple[Parameter, ...] = ()

@@ -1,0 +1,270 @@
+"""3-cycles and other small-support macros (trojpermutace), found from commutators.
+
+The commutator ``[A, B] = A B A' B'`` of two words moves only cells near
+where ``A`` and ``B`` overlap: if their supports share one cell it is a
+3-cycle of cells, if they share one piece it is a 3-cycle of pieces. So the
+search takes short words, pairs those whose supports meet in a few cells
+(one integer matrix product of support indicators), and commutes again a
+small result with a word meeting it in a few cells (``[[A, B], C]``).
+Powers of short words that act on one part only (independent moves) join
+the pool. Every element is classified against the piece structure of
+:mod:`hlavolamy.analysis.blocks`; several of each kind are kept per group of
+lockstep orbits, shortest first. The solver conjugates them by set-ups.
+
+>>> from hlavolamy.core.puzzle import Puzzle
+>>> p = Puzzle(colours="ABCD", moves={"a": [1, 2, 0, 3], "b": [0, 2, 3, 1]})
+>>> lib = three_cycle_library(p)
+>>> all(m.kind == "3-cycle" and len(m.cells) == 3 for m in lib)
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from hlavolamy.analysis.blocks import PieceStructure, pieces
+from hlavolamy.analysis.independent import Word, cell_groups, independent_moves, short_words
+from hlavolamy.core import perm as P
+from hlavolamy.core.progress import CancelToken, ProgressCallback, report
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.turns import Turn, invert
+
+LIBRARY_KINDS = ("3-cycle", "piece 3-cycle", "twist", "double transposition")
+_KEEP_PER_KIND = 12
+"""Macros of one kind kept per group: several, so each solving step can use the cheapest."""
+_BATCH_CELLS = 1_000_000
+"""Most commutator cells (pairs x cells) computed in one numpy batch."""
+
+
+@dataclass(frozen=True)
+class Macro:
+    """A word moving only ``cells`` (its support): a 3-cycle, a twist, ... of one ``orbit``.
+
+    ``orbit`` is the index (in :func:`~hlavolamy.analysis.orbits.orbits`) of
+    the first orbit the macro moves; ``kind`` is one of
+    :data:`LIBRARY_KINDS` or ``"other"`` (small support of no named kind, or
+    spanning several groups of orbits).
+    """
+
+    turns: list[Turn]
+    cells: tuple[int, ...]
+    kind: str
+    orbit: int
+
+
+def three_cycle_library(puzzle: Puzzle, *, time_budget: float = 3.0, cancel: CancelToken | None = None) -> list[Macro]:
+    """3-cycles, piece 3-cycles, twists and double transpositions, shortest first (cached per puzzle)."""
+    return [m for m in small_support_macros(puzzle, time_budget=time_budget, cancel=cancel) if m.kind in LIBRARY_KINDS]
+
+
+def small_support_macros(puzzle: Puzzle, *, time_budget: float = 3.0, cancel: CancelToken | None = None,
+                         progress: ProgressCallback | None = None) -> list[Macro]:
+    """Every kept small-support macro, library kinds and ``"other"``, shortest first (cached per puzzle)."""
+    key = "analysis.commutators"
+    if key in puzzle.cache:
+        return puzzle.cache[key]
+    start = time.monotonic()
+    structure = pieces(puzzle)
+    group_of, _ = cell_groups(puzzle)
+    pool = _Pool(puzzle, structure, group_of)
+
+    def until(share: float) -> float:
+        return start + share * time_budget
+
+    report(progress, 0.0, "short words")
+    words = _seed_words(puzzle, until(0.1), cancel)
+    report(progress, 0.1, "commutators of short words")
+    small = pool.add_commutators(words, words, until(0.4), cancel)
+    report(progress, 0.4, "nested commutators")
+    small.sort(key=lambda w: w.length)
+    pool.add_commutators(small[:400], words[:600], until(0.6), cancel)
+    report(progress, 0.6, "commutators of powers")
+    pool.add_commutators(_prime_powers(_power_sources(words)), words[:600], until(0.85), cancel)
+    for ind in independent_moves(puzzle, time_budget=max(0.0, until(1.0) - time.monotonic()), cancel=cancel):
+        pool.add(Word(ind.turns, puzzle.perm_of(ind.turns)))
+    result = pool.kept()
+    puzzle.cache[key] = result
+    report(progress, 1.0, f"{len(result)} macros")
+    return result
+
+
+def _seed_words(puzzle: Puzzle, deadline: float, cancel: CancelToken | None) -> list[Word]:
+    """Short words, as long as a few thousand of them allow (single moves on huge puzzles)."""
+    limit = int(min(2500, max(len(puzzle.moves) * 2, 4_000_000 // puzzle.n_cells)))
+    return short_words(puzzle, 12, limit=limit, deadline=deadline, cancel=cancel)
+
+
+def _power_sources(words: Sequence[Word], few: int = 40) -> list[Word]:
+    """Short words and the commutators of the shortest ones: the words whose powers are tried."""
+    head = list(words[:few])
+    if not head:
+        return []
+    a = np.stack([w.perm for w in head])
+    ia, ib = np.triu_indices(len(head), 1)
+    comm = _commutators(a[ia], a[ib])
+    out = list(words[:300])
+    for k in np.flatnonzero(np.any(comm != np.arange(a.shape[1]), axis=1)):
+        out.append(_commutator_word(head[ia[k]], head[ib[k]], comm[k].copy()))
+    return out
+
+
+def _prime_powers(words: Sequence[Word]) -> list[Word]:
+    """``w**(order/p)`` for each prime ``p`` dividing a word's order: often far smaller supports.
+
+    ``(R' D' R D)**2`` only twists corners and moves one layer; commuted with
+    a move meeting it in one piece it gives a pure twist.
+    """
+    out = []
+    for w in words:
+        order = P.order(w.perm)
+        for p in sorted(_prime_factors(order)):
+            k = order // p
+            if k > 1 and k * w.length <= 24:
+                turns = w.turns * k
+                out.append(Word(turns, P.power(w.perm, k)))
+    return out
+
+
+def _prime_factors(n: int) -> set[int]:
+    out, d = set(), 2
+    while d * d <= n:
+        while n % d == 0:
+            out.add(d)
+            n //= d
+        d += 1
+    if n > 1:
+        out.add(n)
+    return out
+
+
+class _Pool:
+    """Small-support elements seen so far: the shortest word per permutation."""
+
+    def __init__(self, puzzle: Puzzle, structure: PieceStructure, group_of: np.ndarray):
+        self.puzzle = puzzle
+        self.structure = structure
+        self.group_of = group_of
+        self.max_piece = max((po.piece_size for po in structure.piece_orbits), default=1)
+        self.max_support = min(4 * self.max_piece, max(3, puzzle.n_cells // 2))
+        self.best: dict[bytes, Word] = {}
+        self.orbit_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
+        for i, o in enumerate(structure.orbits):
+            self.orbit_of[list(o)] = i
+
+    def add(self, word: Word) -> bool:
+        """Keep ``word`` if its support is small and it is the shortest for its permutation; True if new."""
+        size = int(np.count_nonzero(word.perm != np.arange(word.perm.size)))
+        if not 0 < size <= self.max_support:
+            return False
+        return self._offer(word.perm, word.length, lambda: word)
+
+    def _offer(self, perm: np.ndarray, length: int, make) -> bool:
+        key = perm.tobytes()
+        old = self.best.get(key)
+        if old is None or old.length > length:
+            self.best[key] = make()
+            return old is None
+        return False
+
+    def add_commutators(self, left: Sequence[Word], right: Sequence[Word], deadline: float,
+                        cancel: CancelToken | None) -> list[Word]:
+        """Commutators ``[a, b]`` of pairs whose supports meet in at most two pieces; the new small ones."""
+        if not left or not right:
+            return []
+        a_sup = np.stack([w.perm != np.arange(w.perm.size) for w in left]).astype(np.float32)
+        b_sup = a_sup if left is right else np.stack([w.perm != np.arange(w.perm.size) for w in right]).astype(np.float32)
+        overlap = (a_sup @ b_sup.T).astype(np.int64)
+        ia, ib = np.nonzero((overlap >= 1) & (overlap <= 2 * self.max_piece))
+        if left is right:
+            keep = ia < ib
+            ia, ib = ia[keep], ib[keep]
+        cost = np.array([w.length for w in left])[ia] + np.array([w.length for w in right])[ib]
+        order = np.lexsort((overlap[ia, ib], cost))
+        ia, ib = ia[order], ib[order]
+        n = self.puzzle.n_cells
+        batch = max(1, _BATCH_CELLS // n)
+        found = []
+        for start in range(0, ia.size, batch):
+            if time.monotonic() > deadline:
+                break
+            if cancel is not None:
+                cancel.check()
+            sa, sb = ia[start:start + batch], ib[start:start + batch]
+            a = np.stack([left[i].perm for i in sa])
+            b = np.stack([right[i].perm for i in sb])
+            comm = _commutators(a, b)
+            sizes = (comm != np.arange(n)).sum(1)
+            for k in np.flatnonzero((sizes > 0) & (sizes <= self.max_support)):
+                wa, wb = left[sa[k]], right[sb[k]]
+                perm = comm[k].copy()
+                if self._offer(perm, 2 * (wa.length + wb.length), lambda: _commutator_word(wa, wb, perm)):
+                    found.append(self.best[perm.tobytes()])
+        return found
+
+    def kept(self) -> list[Macro]:
+        """Classified macros: per (groups, kind) the shortest few, shortest first overall.
+
+        Only the shortest words of each set of groups are classified: the
+        pool of a small puzzle holds tens of thousands.
+        """
+        seen: dict[tuple[int, ...], int] = {}
+        count: dict[tuple[tuple[int, ...], str], int] = {}
+        out = []
+        for w in sorted(self.best.values(), key=lambda w: w.length):
+            moved = np.flatnonzero(w.perm != np.arange(w.perm.size))
+            groups = tuple(np.unique(self.group_of[moved]).tolist())
+            seen[groups] = seen.get(groups, 0) + 1
+            if seen[groups] > 200 * _KEEP_PER_KIND:
+                continue
+            m = self._classify(w)
+            k = (groups, m.kind)
+            if count.get(k, 0) < _KEEP_PER_KIND:
+                count[k] = count.get(k, 0) + 1
+                out.append(m)
+        return out
+
+    def _classify(self, word: Word) -> Macro:
+        cells = tuple(P.support(word.perm).tolist())
+        orbit = int(self.orbit_of[list(cells)].min())
+        groups = {int(self.group_of[c]) for c in cells}
+        kind = "other"
+        if len(groups) == 1:
+            kind = _kind(self.structure.piece_orbits[groups.pop()], word.perm)
+        return Macro(word.turns, cells, kind, orbit)
+
+
+def _commutator_word(a: Word, b: Word, perm: np.ndarray) -> Word:
+    perm.flags.writeable = False
+    return Word(a.turns + b.turns + invert(a.turns) + invert(b.turns), perm)
+
+
+def _commutators(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise ``a b a' b'`` (apply a, then b, then their inverses)."""
+    rows = np.arange(a.shape[1])
+    a_inv = np.empty_like(a)
+    b_inv = np.empty_like(b)
+    np.put_along_axis(a_inv, a, np.broadcast_to(rows, a.shape), axis=1)
+    np.put_along_axis(b_inv, b, np.broadcast_to(rows, b.shape), axis=1)
+    out = np.take_along_axis(a, b, axis=1)
+    out = np.take_along_axis(out, a_inv, axis=1)
+    return np.take_along_axis(out, b_inv, axis=1)
+
+
+def _kind(po, perm: np.ndarray) -> str:
+    """Name what ``perm`` (moving one piece orbit only) does to its pieces."""
+    slots, turns = po.locate(perm)
+    moved = slots != np.arange(slots.size)
+    twisted = np.any(turns != np.arange(po.piece_size), axis=1)
+    lengths = sorted(len(c) for c in P.cycles(slots.astype(np.int64)))
+    single = po.piece_size == 1
+    if lengths == [3]:
+        return "3-cycle" if single else "piece 3-cycle"
+    if lengths == [2, 2]:
+        return "double transposition"
+    if not moved.any() and twisted.any():
+        return "twist"
+    return "other"

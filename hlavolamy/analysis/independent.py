@@ -1,0 +1,162 @@
+"""Short words and independent moves (nezávislé tahy).
+
+A word ``w`` moves some orbits with cycles of several lengths. Raising it to
+the lcm ``k`` of its cycle lengths outside a set of orbits fixes every cell
+there, and if ``w**k`` still moves cells of the set it acts on that set
+alone: an independent move. On a 3x3x3, for instance, a power of ``R U``
+keeps only corners or only edges moving. They are seeds for
+3-cycles and let the solver touch one part of the puzzle without the rest.
+
+>>> from hlavolamy.core.puzzle import Puzzle
+>>> p = Puzzle(colours="ABCDE", moves={"a": [1, 2, 0, 4, 3]})
+>>> [(m.turns, m.cells) for m in independent_moves(p)]
+[([Turn(move='a', power=2)], (0, 1, 2)), ([Turn(move='a', power=3)], (3, 4))]
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from math import lcm
+
+import numpy as np
+
+from hlavolamy.analysis.blocks import pieces
+from hlavolamy.core import perm as P
+from hlavolamy.core.progress import CancelToken
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.turns import Turn
+
+_WORD_CELLS = 20_000_000
+"""Most word-cells (words x cells) held by one enumeration of short words."""
+
+
+@dataclass(frozen=True)
+class Word:
+    """A sequence of turns with its permutation (``perm`` is read-only)."""
+
+    turns: list[Turn]
+    perm: np.ndarray
+
+    @property
+    def length(self) -> int:
+        return len(self.turns)
+
+
+@dataclass(frozen=True)
+class IndependentMove:
+    """A power of a short word that moves only ``cells``; ``orbits`` are the indices (in
+    :func:`~hlavolamy.analysis.orbits.orbits`) of the lockstep orbits they lie in."""
+
+    turns: list[Turn]
+    cells: tuple[int, ...]
+    orbits: tuple[int, ...]
+
+
+def generators(puzzle: Puzzle, moves: Sequence[str] | None = None) -> list[Turn]:
+    """Single steps: every move and, when it is not its own inverse, its inverse."""
+    out = []
+    for name in moves if moves is not None else puzzle.moves:
+        out.append(Turn(name, 1))
+        if puzzle.move_order(name) > 2:
+            out.append(Turn(name, -1))
+    return out
+
+
+def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, moves: Sequence[str] | None = None,
+                deadline: float | None = None, cancel: CancelToken | None = None) -> list[Word]:
+    """Distinct non-identity permutations reachable by words of at most ``max_length`` steps, shortest first.
+
+    Breadth first with one word per permutation; stops at ``limit`` words
+    (default: what fits in :data:`_WORD_CELLS`) or at ``deadline``
+    (``time.monotonic()``).
+    """
+    n = puzzle.n_cells
+    limit = limit if limit is not None else max(1, _WORD_CELLS // max(n, 1))
+    gens = generators(puzzle, moves)
+    gen_perms = [puzzle.turn_perm(g) for g in gens]
+    seen = {P.identity(n).tobytes()}
+    out: list[Word] = []
+    frontier = [Word([], P.identity(n))]
+    for _ in range(max_length):
+        nxt = []
+        for word in frontier:
+            last = word.turns[-1] if word.turns else None
+            for g, gp in zip(gens, gen_perms):
+                if last is not None and last.move == g.move and last.power != g.power:
+                    continue
+                perm = word.perm[gp]
+                key = perm.tobytes()
+                if key in seen:
+                    continue
+                seen.add(key)
+                perm.flags.writeable = False
+                new = Word(word.turns + [g], perm)
+                out.append(new)
+                nxt.append(new)
+                if len(out) >= limit:
+                    return out
+            if cancel is not None:
+                cancel.check()
+            if deadline is not None and time.monotonic() > deadline:
+                return out
+        frontier = nxt
+    return out
+
+
+def cell_groups(puzzle: Puzzle) -> tuple[np.ndarray, list[tuple[int, ...]]]:
+    """Per cell the index of its piece orbit (-1 if never moved), and each piece orbit's orbit indices.
+
+    Orbits moving in lockstep (a wing's two facelets) form one group: no word
+    moves one of them without the other.
+    """
+    structure = pieces(puzzle)
+    group_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
+    groups = []
+    for g, po in enumerate(structure.piece_orbits):
+        for i in po.orbits:
+            group_of[list(structure.orbits[i])] = g
+        groups.append(tuple(sorted(po.orbits)))
+    return group_of, groups
+
+
+def _powers_fixing_outside(word: Word, group_of: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+    """``(k, moved cells)`` for powers ``w**k`` that fix everything outside one group of ``w``'s cycles."""
+    by_group: dict[int, list[list[int]]] = {}
+    for c in P.cycles(word.perm):
+        by_group.setdefault(int(group_of[c[0]]), []).append(c)
+    if len(by_group) < 2:
+        return
+    for group, inside in by_group.items():
+        k = 1
+        for other, cs in by_group.items():
+            if other != group:
+                k = lcm(k, *(len(c) for c in cs))
+        moved = [c for c in inside if k % len(c)]
+        if moved:
+            yield k, np.array(sorted(x for c in moved for x in c))
+
+
+def independent_moves(puzzle: Puzzle, *, max_length: int = 4, time_budget: float = 2.0,
+                      cancel: CancelToken | None = None) -> list[IndependentMove]:
+    """Powers of short words that act on one orbit (or lockstep orbits) only; shortest first.
+
+    Keeps the shortest word for each set of moved cells. Words that already
+    act on one group are left out: powering does not make them independent.
+    """
+    deadline = time.monotonic() + time_budget
+    group_of, groups = cell_groups(puzzle)
+    words = short_words(puzzle, max_length, deadline=deadline, cancel=cancel)
+    best: dict[tuple[int, ...], IndependentMove] = {}
+    for word in words:
+        for k, cells in _powers_fixing_outside(word, group_of):
+            key = tuple(cells.tolist())
+            turns = [Turn(t.move, t.power * k) for t in word.turns] if len(word.turns) == 1 else word.turns * k
+            candidate = IndependentMove(turns, key, groups[int(group_of[key[0]])])
+            old = best.get(key)
+            if old is None or puzzle.length(old.turns) > puzzle.length(candidate.turns):
+                best[key] = candidate
+        if time.monotonic() > deadline:
+            break
+    return sorted(best.values(), key=lambda m: (puzzle.length(m.turns), m.cells))

@@ -1,0 +1,123 @@
+"""Random scrambles: sequences of generator turns with no wasted turn.
+
+Each turn is one move raised to a power in shortest form (on an order-4 move:
+``R``, ``R2`` or ``R'``). A move never follows itself, nor follows a run of
+moves that all commute with it and contain it (``R L R`` is ``R2 L``), so no
+turn merges with or cancels an earlier one. On a puzzle with blockings only
+moves that tear no fused set are chosen; when a position leaves no choice, the
+generator backs up and tries another turn.
+
+>>> from hlavolamy.core.puzzle import Puzzle
+>>> p = Puzzle(colours="AABB", moves={"L": [1, 0, 2, 3], "R": [0, 2, 3, 1]})
+>>> turns = random_scramble(p, 5, 1)
+>>> len(turns), turns == random_scramble(p, 5, 1), all(a.move != b.move for a, b in zip(turns, turns[1:]))
+(5, True, True)
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from hlavolamy.core import perm as P
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.state import State, fused_sets_torn
+from hlavolamy.core.turns import Turn
+from hlavolamy.errors import PuzzleError
+
+Rng = random.Random | np.random.Generator | int | None
+
+
+def random_scramble(puzzle: Puzzle, n_moves: int, rng_or_seed: Rng = None, start: State | None = None) -> list[Turn]:
+    """``n_moves`` random turns from ``start`` (default: solved), reproducible for a given seed.
+
+    Raises :class:`PuzzleError` when the puzzle cannot take that many turns
+    without one undoing or merging with another (one move alone allows one).
+    """
+    if n_moves < 0:
+        raise PuzzleError(f"a scramble cannot have {n_moves} moves")
+    rng = _as_random(rng_or_seed)
+    perm = (start or State.solved(puzzle)).perm
+    return _Scrambler(puzzle, rng).run(perm, n_moves)
+
+
+def shortest_powers(order: int) -> list[int]:
+    """Every non-trivial power of a move of this order, in shortest form: order 4 -> [1, 2, -1]."""
+    return [k if k <= order // 2 else k - order for k in range(1, order)]
+
+
+def _as_random(rng_or_seed: Rng) -> random.Random:
+    if isinstance(rng_or_seed, random.Random):
+        return rng_or_seed
+    if isinstance(rng_or_seed, np.random.Generator):
+        return random.Random(int(rng_or_seed.integers(2**63)))
+    return random.Random(rng_or_seed)
+
+
+class _Scrambler:
+    """Depth-first choice of turns; backtracking is bounded so a hopeless request ends with an error."""
+
+    def __init__(self, puzzle: Puzzle, rng: random.Random):
+        self.puzzle = puzzle
+        self.rng = rng
+        self.commutes: dict[tuple[str, str], bool] = puzzle.cache.setdefault("scramble.commutes", {})
+        self.turnable = [m for m in puzzle.moves if puzzle.move_order(m) > 1]
+        """Moves that change something; an identity move would only waste a turn."""
+
+    def run(self, perm: np.ndarray, n_moves: int) -> list[Turn]:
+        turns: list[Turn] = []
+        perms = [perm]
+        options = [self.options(turns, perm)] if n_moves else []
+        budget = 20 * n_moves + 1000
+        deepest = 0
+        while len(turns) < n_moves:
+            budget -= 1
+            if not options[-1]:
+                if not turns or budget < 0:
+                    raise PuzzleError(
+                        f"cannot scramble {n_moves} moves: found no sequence longer than {deepest} "
+                        f"where no turn undoes or merges with an earlier one (or blockings allow no more)"
+                    )
+                turns.pop()
+                perms.pop()
+                options.pop()
+                continue
+            move, power = options[-1].pop()
+            turn = Turn(move, power)
+            turns.append(turn)
+            perms.append(perms[-1][self.puzzle.turn_perm(turn)])
+            options.append(self.options(turns, perms[-1]))
+            deepest = max(deepest, len(turns))
+        return turns
+
+    def options(self, turns: list[Turn], perm: np.ndarray) -> list[tuple[str, int]]:
+        """(move, power) pairs that may come next, shuffled; tried from the end.
+
+        Every power is an option of its own, so a dead end after one power of a
+        move (a Square-1 slash blocked after ``U2``) still tries the others.
+        """
+        moves = [m for m in self.puzzle.moves if not self.merges(turns, m) and self.legal(perm, m)]
+        out = [(m, k) for m in moves for k in shortest_powers(self.puzzle.move_order(m))]
+        self.rng.shuffle(out)
+        return out
+
+    def merges(self, turns: list[Turn], move: str) -> bool:
+        """Whether ``move`` could slide back past commuting turns onto a turn of itself."""
+        for t in reversed(turns):
+            if t.move == move:
+                return True
+            if not self.commute(t.move, move):
+                return False
+        return False
+
+    def commute(self, a: str, b: str) -> bool:
+        key = (a, b) if a <= b else (b, a)
+        if key not in self.commutes:
+            pa, pb = self.puzzle.move(a), self.puzzle.move(b)
+            self.commutes[key] = bool(np.array_equal(P.compose(pa, pb), P.compose(pb, pa)))
+        return self.commutes[key]
+
+    def legal(self, perm: np.ndarray, move: str) -> bool:
+        """No fused set torn. A move maps its turned part onto itself, so legal once is legal for any power."""
+        return not fused_sets_torn(self.puzzle, perm, move)

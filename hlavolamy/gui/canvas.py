@@ -1,0 +1,237 @@
+"""Canvases: the puzzle drawn by its View (play, colouring, blockings) or by its Designer.
+
+Both paint with an antialiased QPainter into the widget's full, resizable
+area (Qt scales for high-DPI screens) and turn mouse events into the plugin
+calls of the contract in :mod:`hlavolamy.plugins.hookspecs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, pyqtSignal
+from PyQt6.QtGui import QMouseEvent, QPainter, QPaintEvent
+from PyQt6.QtWidgets import QSizePolicy, QWidget
+
+from hlavolamy.core.state import State
+from hlavolamy.errors import HlavolamyError
+from hlavolamy.gui.palette import colour_map
+from hlavolamy.plugins.hookspecs import Designer, DrawOptions, View
+
+MARGIN = 10.0
+DRAG_THRESHOLD = 4.0
+
+
+def is_dark(widget: QWidget) -> bool:
+    """The widget's palette is a dark one (outlines and text must be light)."""
+    return widget.palette().window().color().lightnessF() < 0.5
+
+
+def modifier_names(event: QMouseEvent) -> frozenset[str]:
+    """Mouse modifiers as the plain words the plugin contract uses."""
+    mods = event.modifiers()
+    names = {name for flag, name in ((Qt.KeyboardModifier.ShiftModifier, "shift"),
+                                     (Qt.KeyboardModifier.ControlModifier, "ctrl"),
+                                     (Qt.KeyboardModifier.AltModifier, "alt")) if mods & flag}
+    if event.button() == Qt.MouseButton.RightButton or event.buttons() & Qt.MouseButton.RightButton:
+        names.add("right")
+    return frozenset(names)
+
+
+class _Canvas(QWidget):
+    """Shared set-up: expanding, mouse tracking, a drawing rect with a margin."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setMouseTracking(True)
+        self.setMinimumSize(160, 160)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.message = ""
+        """Shown instead of a drawing (why there is nothing to draw)."""
+        self._press: QPointF | None = None
+        self._dragged = False
+
+    def sizeHint(self) -> QSize:
+        return QSize(640, 560)
+
+    def drawing_rect(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
+
+    def begin(self) -> QPainter:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        painter.fillRect(self.rect(), self.palette().base())
+        return painter
+
+    def paint_message(self, painter: QPainter) -> None:
+        painter.setPen(self.palette().placeholderText().color())
+        painter.drawText(self.drawing_rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.message)
+
+
+class StateCanvas(_Canvas):
+    """A state drawn by a View; clicks play moves or pick cells, drags turn 3D views."""
+
+    move_requested = pyqtSignal(str, int)
+    """A move handle was clicked: (move, power); Shift or the right button inverts it."""
+    cell_clicked = pyqtSignal(int, bool)
+    """In cell mode: (position, right button or Shift)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.view: View | None = None
+        self.state: State | None = None
+        self.show_numbers = False
+        self.highlight: frozenset[int] = frozenset()
+        self.cell_mode = False
+        """True: clicks pick cells (colouring, blockings, painting a position) instead of moves."""
+        self._colours: dict[str, str] = {}
+        self._hover: tuple[float, float] | None = None
+
+    def set_view(self, view: View | None, state: State | None) -> None:
+        self.view = view
+        self.set_state(state)
+
+    def set_state(self, state: State | None) -> None:
+        self.state = state
+        self._colours = colour_map(state.puzzle) if state is not None else {}
+        self.update()
+
+    def options(self) -> DrawOptions:
+        return DrawOptions(show_numbers=self.show_numbers, highlight=self.highlight, hover=self._hover,
+                           colours=self._colours, dark=is_dark(self))
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = self.begin()
+        try:
+            if self.view is None or self.state is None:
+                self.paint_message(painter)
+            else:
+                self.view.paint(painter, self.drawing_rect(), self.state, self.options())
+        finally:
+            painter.end()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._press = event.position()
+        self._dragged = False
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        pos = event.position()
+        if self._press is not None and event.buttons() != Qt.MouseButton.NoButton:
+            delta = pos - self._press
+            if self._dragged or abs(delta.x()) + abs(delta.y()) >= DRAG_THRESHOLD:
+                self._dragged = True
+                self._press = pos
+                if self.view is not None and self.view.drag(delta.x(), delta.y()):
+                    self.update()
+            return
+        self._hover = (pos.x(), pos.y())
+        self.update()
+
+    def leaveEvent(self, event: object) -> None:
+        self._hover = None
+        self.update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        pressed, self._press = self._press, None
+        if pressed is None or self._dragged or self.view is None:
+            return
+        x, y = event.position().x(), event.position().y()
+        mods = modifier_names(event)
+        inverse = "right" in mods or "shift" in mods
+        if self.cell_mode:
+            cell = self.view.cell_at(x, y)
+            if cell is not None:
+                self.cell_clicked.emit(cell, inverse)
+            return
+        hit = self.view.move_at(x, y, "right" if "right" in mods else "left")
+        if hit is not None:
+            power = -hit.power if "shift" in mods else hit.power
+            self.move_requested.emit(hit.move, power)
+
+
+class DesignCanvas(_Canvas):
+    """The Designer's drawing; the current tool gets presses, drags and releases.
+
+    ``edited`` fires once per gesture that changed the design (press ... release),
+    so one gesture is one undo step.
+    """
+
+    edited = pyqtSignal(str)
+    failed = pyqtSignal(str)
+    """A tool refused the gesture (PuzzleError message: e.g. a turn angle is missing)."""
+    host_clicked = pyqtSignal(str, float, float)
+    """A click with a host tool (id in :attr:`host_tools`): the host handles it, not the designer."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.host_tools: set[str] = set()
+        self.designer: Designer | None = None
+        self.tool = ""
+        self.tool_label = ""
+        self.show_numbers = False
+        self._changed = False
+        self._hover: tuple[float, float] | None = None
+
+    def set_designer(self, designer: Designer | None) -> None:
+        self.designer = designer
+        self.update()
+
+    def set_tool(self, tool: str, label: str) -> None:
+        self.tool, self.tool_label = tool, label
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = self.begin()
+        try:
+            if self.designer is None:
+                self.paint_message(painter)
+            else:
+                options = DrawOptions(show_numbers=self.show_numbers, hover=self._hover, dark=is_dark(self))
+                self.designer.paint(painter, self.drawing_rect(), options)
+        finally:
+            painter.end()
+
+    def _call(self, step: Callable[[], bool]) -> bool:
+        """A designer call; a refusal (HlavolamyError) is reported, and the gesture ends."""
+        try:
+            return bool(step())
+        except HlavolamyError as exc:
+            self._press = None
+            self.failed.emit(str(exc))
+            return False
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        designer = self.designer
+        if designer is None:
+            return
+        pos = event.position()
+        if self.tool in self.host_tools:
+            self.host_clicked.emit(self.tool, pos.x(), pos.y())
+            return
+        self._press = pos
+        mods = modifier_names(event)
+        self._changed = self._call(lambda: designer.press(self.tool, pos.x(), pos.y(), mods))
+        self.update()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        pos = event.position()
+        self._hover = (pos.x(), pos.y())
+        designer = self.designer
+        if designer is not None and self._press is not None:
+            self._changed = self._call(lambda: designer.drag(self.tool, pos.x(), pos.y())) or self._changed
+        self.update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        designer = self.designer
+        if designer is None or self._press is None:
+            if self._changed:  # a press that changed the design, then a refused drag
+                self._changed = False
+                self.edited.emit(self.tool_label or self.tool)
+            return
+        pos = event.position()
+        self._press = None
+        changed = self._call(lambda: designer.release(self.tool, pos.x(), pos.y())) or self._changed
+        self._changed = False
+        self.update()
+        if changed:
+            self.edited.emit(self.tool_label or self.tool)

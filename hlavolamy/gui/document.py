@@ -1,0 +1,261 @@
+"""The open puzzle: puzzle, position, move history and design, with undo.
+
+Every change (a move, a new position, a colour, a blocking, a designer edit)
+goes through :meth:`Document.commit`, which pushes a :class:`SnapshotCommand`
+on the undo stack. Snapshots are cheap: puzzles and states are immutable
+values shared between snapshots, so undo simply restores the earlier ones.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PyQt6.QtCore import QObject, pyqtSignal
+from PyQt6.QtGui import QUndoCommand, QUndoStack
+
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.state import State
+from hlavolamy.core.turns import Turn
+from hlavolamy.errors import HlavolamyError, PuzzleError
+from hlavolamy.plugins.hookspecs import Designer, Geometry, View
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything undo restores."""
+
+    puzzle: Puzzle | None
+    state: State | None
+    history: tuple[Turn, ...] = ()
+    design: Mapping[str, Any] | None = None
+    design_error: str = ""
+    """Why the design does not make a puzzle yet (then ``puzzle`` is None)."""
+
+    def same_as(self, other: Snapshot) -> bool:
+        return (
+            self.puzzle is other.puzzle
+            and self.history == other.history
+            and self.design == other.design
+            and (self.state is other.state or (self.state is not None and other.state is not None
+                                               and np.array_equal(self.state.perm, other.state.perm)))
+        )
+
+
+class SnapshotCommand(QUndoCommand):
+    """One undo step: restore ``before`` on undo and ``after`` on redo."""
+
+    def __init__(self, document: Document, before: Snapshot, after: Snapshot, text: str):
+        super().__init__(text)
+        self._document = document
+        self.before = before
+        self.after = after
+
+    def redo(self) -> None:
+        self._document.restore(self.after)
+
+    def undo(self) -> None:
+        self._document.restore(self.before)
+
+
+def copy_puzzle(puzzle: Puzzle, **changes: Any) -> Puzzle:
+    """A new puzzle like ``puzzle`` with some constructor arguments changed (validated again)."""
+    args: dict[str, Any] = dict(
+        colours=puzzle.colours, moves=puzzle.moves, name=puzzle.name, description=puzzle.description,
+        aliases=puzzle.aliases, palette=puzzle.palette, blockings=puzzle.blockings,
+        turned_parts=puzzle.turned_parts, plugin=puzzle.plugin, cell_data=puzzle.cell_data,
+    )
+    args.update(changes)
+    args["turned_parts"] = {m: c for m, c in args["turned_parts"].items() if m in args["moves"]}
+    return Puzzle(**args)
+
+
+def make_view(geometry: Geometry | None, puzzle: Puzzle) -> View:
+    """The plugin's drawing of ``puzzle``, or discs when no plugin draws it."""
+    from hlavolamy.gui.fallback_view import DiscView
+
+    view = geometry.view(puzzle) if geometry is not None else None
+    return view if view is not None else DiscView(puzzle)
+
+
+def geometry_of(puzzle: Puzzle) -> Geometry | None:
+    """The installed geometry that made ``puzzle``; None for plain puzzles or a missing plugin."""
+    from hlavolamy.plugins.manager import puzzle_geometry
+
+    return puzzle_geometry(puzzle)
+
+
+class Document(QObject):
+    """The puzzle being edited and played; signals tell the widgets what changed."""
+
+    puzzle_changed = pyqtSignal()
+    """A different puzzle (or none): rebuild views, move buttons, analysis."""
+    state_changed = pyqtSignal()
+    """The position or the move history changed."""
+    design_changed = pyqtSignal()
+    """The designer's data changed (undo/redo or a new document)."""
+    file_changed = pyqtSignal()
+    """The file path or the saved/unsaved flag changed."""
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda _clean: self.file_changed.emit())
+        self.geometry: Geometry | None = None
+        self.designer: Designer | None = None
+        self.path: Path | None = None
+        self.snap = Snapshot(None, None)
+
+    # -- read access -----------------------------------------------------
+    @property
+    def puzzle(self) -> Puzzle | None:
+        return self.snap.puzzle
+
+    @property
+    def state(self) -> State | None:
+        return self.snap.state
+
+    @property
+    def history(self) -> tuple[Turn, ...]:
+        return self.snap.history
+
+    @property
+    def modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def title(self) -> str:
+        if self.path is not None:
+            return self.path.name
+        if self.puzzle is not None and self.puzzle.name:
+            return self.puzzle.name
+        return "Untitled"
+
+    def require_puzzle(self) -> Puzzle:
+        """The puzzle, or a PuzzleError saying why the design is not playable yet."""
+        if self.puzzle is None:
+            raise PuzzleError(self.snap.design_error or "no puzzle is open")
+        return self.puzzle
+
+    # -- whole documents -------------------------------------------------
+    def reset(self, puzzle: Puzzle | None, *, geometry: Geometry | None = None, designer: Designer | None = None,
+              state: State | None = None, history: Sequence[Turn] = (), path: Path | None = None,
+              design_error: str = "") -> None:
+        """Start over with a new document (no undo across documents)."""
+        self.geometry = geometry
+        self.designer = designer
+        self.path = path
+        design = copy.deepcopy(designer.data()) if designer is not None else None
+        if puzzle is not None and state is None:
+            state = State.solved(puzzle)
+        self.undo_stack.clear()
+        self.snap = Snapshot(puzzle, state, tuple(history), design, design_error)
+        self.undo_stack.setClean()
+        self.puzzle_changed.emit()
+        self.design_changed.emit()
+        self.state_changed.emit()
+        self.file_changed.emit()
+
+    def open(self, path: str | Path) -> None:
+        """Load a puzzle file; its plugin (when installed) supplies the view and the designer."""
+        from hlavolamy.core.fileformat import load_puzzle
+
+        loaded = load_puzzle(path)
+        geometry = geometry_of(loaded.puzzle)
+        designer = geometry.designer(loaded.puzzle) if geometry is not None else None
+        self.reset(loaded.puzzle, geometry=geometry, designer=designer, state=loaded.state,
+                   history=loaded.history or (), path=Path(path))
+
+    def new(self, geometry: Geometry, params: Mapping[str, Any]) -> None:
+        """A puzzle from a geometry's parameters (the New dialog)."""
+        try:
+            puzzle = geometry.build(**geometry.coerce(params))
+        except ValueError as exc:
+            if isinstance(exc, HlavolamyError):
+                raise
+            raise PuzzleError(str(exc)) from None
+        self.reset(puzzle, geometry=geometry, designer=geometry.designer(puzzle))
+
+    def new_design(self, geometry: Geometry) -> None:
+        """An empty design to draw in the Fields tab."""
+        designer = geometry.designer(None)
+        if designer is None:
+            raise PuzzleError(f"geometry {geometry.name!r} has no designer; create it from parameters")
+        puzzle, error = _build_design(designer)
+        self.reset(puzzle, geometry=geometry, designer=designer, design_error=error)
+
+    def save(self, path: str | Path) -> None:
+        """Write the puzzle, position and history atomically; marks the document saved."""
+        from hlavolamy.core.fileformat import save_puzzle
+
+        save_puzzle(path, self.require_puzzle(), self.state, list(self.history))
+        self.path = Path(path)
+        self.undo_stack.setClean()
+        self.file_changed.emit()
+
+    # -- edits (each one undo step) --------------------------------------
+    def commit(self, after: Snapshot, text: str) -> None:
+        if not after.same_as(self.snap):
+            self.undo_stack.push(SnapshotCommand(self, self.snap, after, text))
+
+    def play(self, turns: Sequence[Turn], text: str) -> None:
+        """Play turns from the current position; IllegalMoveError when a blocking forbids one."""
+        state = self.state
+        if state is None:
+            raise PuzzleError(self.snap.design_error or "no puzzle is open")
+        turns = list(turns)
+        if not turns:
+            return
+        self.commit(replace(self.snap, state=state.apply(turns), history=self.history + tuple(turns)), text)
+
+    def set_state(self, state: State, text: str, *, history: Sequence[Turn] = ()) -> None:
+        """Jump to a position (scramble, typed permutation); the history restarts."""
+        self.commit(replace(self.snap, state=state, history=tuple(history)), text)
+
+    def replace_puzzle(self, puzzle: Puzzle, text: str) -> None:
+        """A new puzzle from an edit (colours, moves, blockings, size).
+
+        The position is kept when it still fits (same cells, legal), else solved.
+        """
+        state = self.state
+        keep = state is not None and puzzle.n_cells == state.puzzle.n_cells and not puzzle.blockings
+        new_state = State(puzzle, state.perm) if keep and state is not None else State.solved(puzzle)
+        history = self.history if keep else ()
+        self.commit(replace(self.snap, puzzle=puzzle, state=new_state, history=history, design_error=""), text)
+
+    def design_edited(self, text: str) -> None:
+        """The designer changed its data: rebuild the puzzle (or record why it cannot) as one step."""
+        designer = self.designer
+        if designer is None:
+            return
+        design = copy.deepcopy(designer.data())
+        if design == self.snap.design:
+            return
+        puzzle, error = _build_design(designer)
+        state = State.solved(puzzle) if puzzle is not None else None
+        self.commit(Snapshot(puzzle, state, (), design, error), text)
+
+    def restore(self, snap: Snapshot) -> None:
+        """Make ``snap`` current (undo/redo) and tell the widgets what changed."""
+        before = self.snap
+        self.snap = snap
+        if self.designer is not None and snap.design is not None and snap.design != self.designer.data():
+            self.designer.set_data(copy.deepcopy(dict(snap.design)))
+        if snap.design != before.design:
+            self.design_changed.emit()
+        if snap.puzzle is not before.puzzle:
+            self.puzzle_changed.emit()
+        self.state_changed.emit()
+
+
+def _build_design(designer: Designer) -> tuple[Puzzle | None, str]:
+    """The designer's puzzle, or None and the reason it is not a puzzle yet."""
+    try:
+        return designer.build(), ""
+    except HlavolamyError as exc:
+        return None, str(exc)
+    except ValueError as exc:
+        return None, str(exc)

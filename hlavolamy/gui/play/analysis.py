@@ -1,0 +1,169 @@
+"""Side-panel page "Analysis": run the structure analysis, read its report, explore orbits and 3-cycles.
+
+Selecting an orbit or a block highlights its cells on the drawing; each
+3-cycle has a Play button.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from PyQt6.QtCore import Qt, pyqtSignal
+from PyQt6.QtGui import QFontDatabase
+from PyQt6.QtWidgets import (
+    QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
+    QVBoxLayout, QWidget,
+)
+
+from hlavolamy.core.progress import CancelToken, ProgressCallback
+from hlavolamy.core.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from hlavolamy.gui.window import MainWindow
+
+CELLS_ROLE = Qt.ItemDataRole.UserRole
+
+
+@dataclass
+class AnalysisResult:
+    """What the page shows: the analysis and the library of 3-cycles."""
+
+    analysis: Any
+    summary: dict[str, Any]
+    macros: list[Any]
+
+
+def run_analysis(puzzle: Puzzle, progress: ProgressCallback, cancel: CancelToken) -> AnalysisResult:
+    """The background job: analysis (cached on the puzzle), then the 3-cycle library."""
+    from hlavolamy.analysis import analyse
+    from hlavolamy.analysis.commutators import three_cycle_library
+
+    analysis = analyse(puzzle, progress=progress, cancel=cancel)
+    cancel.check()
+    return AnalysisResult(analysis, analysis.to_json(), list(three_cycle_library(puzzle, cancel=cancel)))
+
+
+def _preview(cells: list[int], limit: int = 8) -> str:
+    return ", ".join(map(str, cells[:limit])) + (", …" if len(cells) > limit else "")
+
+
+def block_systems(summary: dict[str, Any]) -> list[list[list[int]]]:
+    """Per orbit, its blocks as lists of cells (empty when the orbit has no non-trivial blocks)."""
+    out: list[list[list[int]]] = []
+    for entry in summary.get("blocks", []):
+        blocks = entry.get("blocks", []) if isinstance(entry, dict) else entry
+        out.append([list(b) for b in blocks])
+    return out
+
+
+class AnalysisPage(QWidget):
+    """Report text, orbit/block tree, 3-cycle list."""
+
+    orbits_found = pyqtSignal(list)
+    """Orbits (lists of cells) once an analysis finished: the Solve page offers them."""
+
+    def __init__(self, app: MainWindow):
+        super().__init__()
+        self.app = app
+        self.result: AnalysisResult | None = None
+        self.analyse_button = QPushButton("Analyse")
+        self.analyse_button.setToolTip("Find orbits, blocks, parities, reachability and 3-cycles (in the background)")
+        self.analyse_button.clicked.connect(self.analyse)
+        self.summary = QLabel("Not analysed yet.")
+        self.summary.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(self.analyse_button)
+        top.addWidget(self.summary, 1)
+
+        self.report = QPlainTextEdit()
+        self.report.setReadOnly(True)
+        self.report.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.report.setPlaceholderText("The analysis report appears here")
+        self.structure = QTreeWidget()
+        self.structure.setHeaderLabels(["Orbit / block", "Cells"])
+        self.structure.setToolTip("Select an orbit or a block to highlight its cells")
+        self.structure.itemSelectionChanged.connect(self._highlight_selection)
+        self.cycles = QTreeWidget()
+        self.cycles.setHeaderLabels(["", "3-cycle", "Cells", "Kind"])
+        self.cycles.setToolTip("Short sequences that move only three cells or pieces; Play plays one")
+        self.cycles.itemSelectionChanged.connect(self._highlight_selection)
+
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.report)
+        splitter.addWidget(self.structure)
+        splitter.addWidget(self.cycles)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+
+    def puzzle_changed(self) -> None:
+        self.result = None
+        self.report.clear()
+        self.structure.clear()
+        self.cycles.clear()
+        self.summary.setText("Not analysed yet.")
+        self.app.set_highlight(frozenset())
+
+    def analyse(self) -> None:
+        puzzle = self.app.document.puzzle
+        if puzzle is None:
+            return
+        self.summary.setText("Analysing…")
+        self.app.run_task("Analysing", lambda progress, cancel: run_analysis(puzzle, progress, cancel),
+                          lambda result: self.show_result(puzzle, result),
+                          on_cancel=lambda: self.summary.setText("Analysis cancelled."),
+                          on_failure=lambda message: self.summary.setText(f"Analysis failed: {message}"))
+
+    def show_result(self, puzzle: Puzzle, result: AnalysisResult) -> None:
+        if puzzle is not self.app.document.puzzle:
+            return  # the puzzle was edited meanwhile: the result is for another puzzle
+        self.result = result
+        self.report.setPlainText(result.analysis.report())
+        orbits = [list(o) for o in result.summary.get("orbits", [])]
+        self._fill_structure(orbits, block_systems(result.summary))
+        self._fill_cycles(puzzle, result.macros)
+        order = result.summary.get("order")
+        self.summary.setText(f"{len(orbits)} orbits, {len(result.macros)} 3-cycles"
+                             + (f", {int(order):,} positions" if order and str(order).isdigit() else ""))
+        self.orbits_found.emit(orbits)
+        self.app.status("Analysis finished")
+
+    def _fill_structure(self, orbits: list[list[int]], blocks: list[list[list[int]]]) -> None:
+        self.structure.clear()
+        for k, cells in enumerate(orbits):
+            item = QTreeWidgetItem([f"Orbit {k} ({len(cells)} cells)", _preview(cells)])
+            item.setData(0, CELLS_ROLE, cells)
+            system = blocks[k] if k < len(blocks) else []
+            if system and len(system[0]) > 1:
+                item.setText(0, f"Orbit {k} ({len(cells)} cells, {len(system)} blocks of {len(system[0])})")
+                for j, block in enumerate(system):
+                    child = QTreeWidgetItem([f"Block {j}", _preview(block)])
+                    child.setData(0, CELLS_ROLE, block)
+                    item.addChild(child)
+            self.structure.addTopLevelItem(item)
+        self.structure.resizeColumnToContents(0)
+
+    def _fill_cycles(self, puzzle: Puzzle, macros: list[Any]) -> None:
+        self.cycles.clear()
+        for macro in macros:
+            cells = [int(c) for c in macro.cells]
+            item = QTreeWidgetItem(["", puzzle.format(macro.turns), _preview(cells), str(macro.kind)])
+            item.setData(0, CELLS_ROLE, cells)
+            item.setToolTip(1, f"{puzzle.format(macro.turns)}\n{puzzle.length(macro.turns)} moves, orbit {macro.orbit}")
+            self.cycles.addTopLevelItem(item)
+            button = QToolButton()
+            button.setText("Play")
+            button.setToolTip("Play this 3-cycle on the puzzle")
+            button.clicked.connect(lambda _=False, m=macro: self.app.play(list(m.turns), f"3-cycle {puzzle.format(m.turns)}"))
+            self.cycles.setItemWidget(item, 0, button)
+        for column in range(4):
+            self.cycles.resizeColumnToContents(column)
+
+    def _highlight_selection(self) -> None:
+        tree = self.sender()
+        items = tree.selectedItems() if isinstance(tree, QTreeWidget) else []
+        cells: set[int] = set()
+        for item in items:
+            cells.update(item.data(0, CELLS_ROLE) or [])
+        self.app.set_highlight(frozenset(cells))

@@ -1,0 +1,323 @@
+"""Side-panel page "Scramble & solve": seeded scrambles, the solver, and stepping through its answer."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from PyQt6.QtCore import QTimer
+from PyQt6.QtWidgets import (
+    QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
+    QSpinBox, QVBoxLayout, QWidget,
+)
+
+from hlavolamy.core.progress import CancelToken, ProgressCallback
+from hlavolamy.core.state import State
+from hlavolamy.core.turns import Turn, invert
+
+if TYPE_CHECKING:
+    from hlavolamy.gui.window import MainWindow
+
+MODES = (
+    ("whole", "Whole puzzle", "Solve every cell"),
+    ("orbit-keep", "One orbit, keep the others", "Solve the chosen orbit without disturbing the rest"),
+    ("orbit-only", "One orbit alone", "Solve the chosen orbit; other orbits may be scrambled"),
+)
+STEP_INTERVAL_MS = 300
+
+
+class SolutionPlayer:
+    """A solution and the positions along it, so stepping knows where it is."""
+
+    def __init__(self, start: State, turns: list[Turn]):
+        self.turns = turns
+        self.states = [start]
+        for t in turns:
+            self.states.append(self.states[-1].apply(t, check_legal=False))
+        self.index = 0
+
+    def locate(self, state: State | None) -> bool:
+        """Find the current position on the path (after undo/redo); False when it left the path."""
+        if state is None:
+            return False
+        if np.array_equal(self.states[self.index].perm, state.perm):
+            return True
+        for k, s in enumerate(self.states):
+            if np.array_equal(s.perm, state.perm):
+                self.index = k
+                return True
+        return False
+
+
+class SolvePage(QWidget):
+    """Scramble (N moves or a random position, seeded) and solve, then step or apply."""
+
+    def __init__(self, app: MainWindow):
+        super().__init__()
+        self.app = app
+        self.player: SolutionPlayer | None = None
+        self.orbits: list[list[int]] = []
+        self.timer = QTimer(self)
+        self.timer.setInterval(STEP_INTERVAL_MS)
+        self.timer.timeout.connect(self._animate)
+
+        # scramble
+        self.scramble_moves = QSpinBox()
+        self.scramble_moves.setRange(1, 100000)
+        self.scramble_moves.setValue(30)
+        self.scramble_moves.setToolTip("Number of random moves")
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(1)
+        self.seed.setToolTip("Same seed, same scramble")
+        new_seed = QPushButton("New seed")
+        new_seed.clicked.connect(lambda: self.seed.setValue(random.randrange(2**31)))
+        seed_row = QHBoxLayout()
+        seed_row.addWidget(self.seed, 1)
+        seed_row.addWidget(new_seed)
+        self.scramble_button = QPushButton("Scramble")
+        self.scramble_button.setToolTip("Play N random moves from the solved position")
+        self.scramble_button.clicked.connect(self.scramble)
+        self.random_button = QPushButton("Random position")
+        self.random_button.setToolTip("Jump to a uniformly random reachable position")
+        self.random_button.clicked.connect(self.random_position)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.scramble_button)
+        buttons.addWidget(self.random_button)
+        scramble_group = QGroupBox("Scramble")
+        form = QFormLayout(scramble_group)
+        form.addRow("Moves", self.scramble_moves)
+        form.addRow("Seed", seed_row)
+        form.addRow(buttons)
+
+        # solve
+        self.mode = QComboBox()
+        for key, label, tip in MODES:
+            self.mode.addItem(label, key)
+            self.mode.setItemData(self.mode.count() - 1, tip, 3)  # 3 = ToolTipRole
+        self.mode.currentIndexChanged.connect(self._mode_changed)
+        self.orbit = QComboBox()
+        self.orbit.setToolTip("Orbits come from the analysis (Analysis page)")
+        self.strategy = QComboBox()
+        self.strategy.setEditable(True)
+        self.strategy.addItem("auto")
+        self.strategy.setToolTip("Solver strategy; auto picks one for the puzzle")
+        self.time_limit = QDoubleSpinBox()
+        self.time_limit.setRange(0, 3600)
+        self.time_limit.setValue(30)
+        self.time_limit.setSuffix(" s")
+        self.time_limit.setSpecialValueText("none")
+        self.solve_button = QPushButton("Solve")
+        self.solve_button.setToolTip("Find a sequence that solves the current position (in the background)")
+        self.solve_button.clicked.connect(self.solve)
+        solve_group = QGroupBox("Solve")
+        solve_form = QFormLayout(solve_group)
+        solve_form.addRow("Mode", self.mode)
+        solve_form.addRow("Orbit", self.orbit)
+        solve_form.addRow("Strategy", self.strategy)
+        solve_form.addRow("Time limit", self.time_limit)
+        solve_form.addRow(self.solve_button)
+
+        # solution
+        self.solution_text = QPlainTextEdit()
+        self.solution_text.setReadOnly(True)
+        self.solution_text.setPlaceholderText("The solution appears here")
+        self.solution_info = QLabel()
+        self.solution_info.setWordWrap(True)
+        self.first_button = QPushButton("⏮")
+        self.back_button = QPushButton("◀")
+        self.forward_button = QPushButton("▶")
+        self.last_button = QPushButton("⏭")
+        self.animate_button = QPushButton("Play")
+        self.apply_button = QPushButton("Apply all")
+        for button, tip, slot in (
+            (self.first_button, "Back to the start of the solution", self.step_first),
+            (self.back_button, "One turn back", self.step_back),
+            (self.forward_button, "One turn forward", self.step_forward),
+            (self.last_button, "To the end of the solution", self.step_last),
+            (self.animate_button, "Play the rest of the solution turn by turn", self.toggle_animation),
+            (self.apply_button, "Apply the rest of the solution at once", self.apply_all),
+        ):
+            button.setToolTip(tip)
+            button.clicked.connect(slot)
+        steps = QHBoxLayout()
+        for button in (self.first_button, self.back_button, self.forward_button, self.last_button):
+            steps.addWidget(button)
+        steps.addWidget(self.animate_button)
+        steps.addWidget(self.apply_button)
+        solution_group = QGroupBox("Solution")
+        solution_layout = QVBoxLayout(solution_group)
+        solution_layout.addWidget(self.solution_text, 1)
+        solution_layout.addWidget(self.solution_info)
+        solution_layout.addLayout(steps)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(scramble_group)
+        layout.addWidget(solve_group)
+        layout.addWidget(solution_group, 1)
+        self._mode_changed()
+        self._update_steps()
+
+    # -- document and analysis updates ---------------------------------------
+    def puzzle_changed(self) -> None:
+        self.stop_animation()
+        self.player = None
+        self.orbits = []
+        self.orbit.clear()
+        self.solution_text.clear()
+        self.solution_info.clear()
+        self._mode_changed()
+        self._update_steps()
+
+    def set_orbits(self, orbits: list[list[int]]) -> None:
+        """Orbits from the analysis, for the orbit modes."""
+        self.orbits = orbits
+        self.orbit.clear()
+        for k, cells in enumerate(orbits):
+            preview = ", ".join(map(str, cells[:6])) + (", …" if len(cells) > 6 else "")
+            self.orbit.addItem(f"{k}: {len(cells)} cells ({preview})", k)
+        self._mode_changed()
+
+    def state_changed(self) -> None:
+        if self.player is not None and not self.player.locate(self.app.document.state):
+            self.stop_animation()
+            self.solution_info.setText("The position changed since this solution was found: solve again.")
+            self.player = None
+        self._update_steps()
+
+    def _mode_changed(self) -> None:
+        needs_orbit = self.mode.currentData() != "whole"
+        self.orbit.setEnabled(needs_orbit and bool(self.orbits))
+        self.solve_button.setEnabled(not needs_orbit or bool(self.orbits))
+        self.solve_button.setToolTip("Analyse the puzzle first to choose an orbit" if needs_orbit and not self.orbits
+                                     else "Find a sequence that solves the current position (in the background)")
+
+    def _update_steps(self) -> None:
+        p = self.player
+        at_start = p is None or p.index == 0
+        at_end = p is None or p.index == len(p.turns)
+        for button in (self.first_button, self.back_button):
+            button.setEnabled(not at_start)
+        for button in (self.forward_button, self.last_button, self.animate_button, self.apply_button):
+            button.setEnabled(not at_end or (button is self.animate_button and self.timer.isActive()))
+        if p is not None:
+            puzzle = p.states[0].puzzle
+            done = puzzle.format(p.turns[:p.index])
+            rest = puzzle.format(p.turns[p.index:])
+            self.solution_text.setPlainText(f"{done}  ▌  {rest}".strip() if p.index else rest)
+            self.solution_text.setToolTip(f"Step {p.index} of {len(p.turns)}")
+
+    # -- scramble --------------------------------------------------------------
+    def scramble(self) -> None:
+        from hlavolamy.core.scramble import random_scramble
+
+        puzzle = self.app.document.puzzle
+        if puzzle is None:
+            return
+        n, seed = self.scramble_moves.value(), self.seed.value()
+        turns = list(random_scramble(puzzle, n, seed))
+        self.app.document.set_state(State.solved(puzzle).apply(turns), f"Scramble {n} (seed {seed})")
+        self.app.status(f"Scrambled with {n} moves, seed {seed}: {puzzle.format(turns)}")
+
+    def random_position(self) -> None:
+        from hlavolamy.core.scramble import random_state
+
+        puzzle = self.app.document.puzzle
+        if puzzle is None:
+            return
+        seed = self.seed.value()
+
+        def job(progress: ProgressCallback, cancel: CancelToken) -> State:
+            return random_state(puzzle, seed)
+
+        self.app.run_task("Random position", job,
+                          lambda state: self.app.document.set_state(state, f"Random position (seed {seed})"))
+
+    # -- solve -------------------------------------------------------------------
+    def solve(self) -> None:
+        from hlavolamy.solve import solve
+
+        document = self.app.document
+        state = document.state
+        if state is None:
+            return
+        mode = self.mode.currentData()
+        orbit = self.orbit.currentData() if mode != "whole" else None
+        strategy = self.strategy.currentText().strip() or "auto"
+        limit = self.time_limit.value() or None
+        self.stop_animation()
+
+        def job(progress: ProgressCallback, cancel: CancelToken) -> Any:
+            return solve(state.puzzle, state, strategy=strategy, mode=mode, orbit=orbit,
+                         time_limit=limit, progress=progress, cancel=cancel)
+
+        self.app.run_task("Solving", job, lambda solution: self.show_solution(state, solution))
+
+    def show_solution(self, start: State, solution: Any) -> None:
+        """Keep a solution for stepping (only if the position is still the one solved)."""
+        turns = list(solution.moves)
+        self.player = SolutionPlayer(start, turns)
+        if not self.player.locate(self.app.document.state):
+            self.player = None
+            self.solution_info.setText("The position changed while solving: solve again.")
+            return
+        verified = "verified by replay" if solution.verified else "NOT verified"
+        self.solution_info.setText(f"{solution.length} moves, {solution.time:.2f} s, "
+                                   f"strategy {solution.strategy}, {verified}")
+        self.app.status(f"Solved in {solution.length} moves")
+        self._update_steps()
+        if not turns:
+            self.solution_text.setPlainText("(already solved)")
+
+    # -- stepping ------------------------------------------------------------------
+    def _go_to(self, index: int) -> None:
+        p = self.player
+        if p is None or not 0 <= index <= len(p.turns) or index == p.index:
+            return
+        if index > p.index:
+            turns, text = p.turns[p.index:index], "Solution forward"
+        else:
+            turns, text = invert(p.turns[index:p.index]), "Solution back"
+        if self.app.play(turns, text if len(turns) > 1 else f"{text}: {p.states[0].puzzle.format(turns)}"):
+            p.index = index
+            self._update_steps()
+
+    def step_forward(self) -> None:
+        if self.player is not None:
+            self._go_to(self.player.index + 1)
+
+    def step_back(self) -> None:
+        if self.player is not None:
+            self._go_to(self.player.index - 1)
+
+    def step_first(self) -> None:
+        self._go_to(0)
+
+    def step_last(self) -> None:
+        if self.player is not None:
+            self._go_to(len(self.player.turns))
+
+    def apply_all(self) -> None:
+        self.stop_animation()
+        self.step_last()
+
+    def toggle_animation(self) -> None:
+        if self.timer.isActive():
+            self.stop_animation()
+        else:
+            self.animate_button.setText("Pause")
+            self.timer.start()
+        self._update_steps()
+
+    def stop_animation(self) -> None:
+        self.timer.stop()
+        self.animate_button.setText("Play")
+
+    def _animate(self) -> None:
+        p = self.player
+        if p is None or p.index >= len(p.turns):
+            self.stop_animation()
+            self._update_steps()
+            return
+        self.step_forward()

@@ -1,0 +1,1 @@
+"""The editing tabs: Fields, Colouring, Moves and Blockings."""

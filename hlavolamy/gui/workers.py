@@ -1,0 +1,138 @@
+"""Long work (analysis, solving, reachability checks) off the GUI thread.
+
+A :class:`Task` runs ``job(progress, cancel)`` in its own ``QThread``; the
+job is library code taking the usual ``progress`` callback and
+:class:`CancelToken`. Results, errors and cancellation come back as signals,
+delivered in the GUI thread. :class:`TaskBar` shows one task at a time with
+a progress bar and a Cancel button.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PyQt6.QtCore import QThread, pyqtSignal
+from PyQt6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+
+from hlavolamy.core.progress import CancelToken, ProgressCallback
+from hlavolamy.errors import Cancelled, HlavolamyError
+from hlavolamy.gui.errors import describe
+
+Job = Callable[[ProgressCallback, CancelToken], Any]
+
+
+class Task(QThread):
+    """One background job; emits ``succeeded``, ``failed`` or ``cancelled`` exactly once."""
+
+    progressed = pyqtSignal(float, str)
+    succeeded = pyqtSignal(object)
+    failed = pyqtSignal(str)
+    cancelled = pyqtSignal()
+
+    def __init__(self, name: str, job: Job, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.name = name
+        self.job = job
+        self.token = CancelToken()
+        self._last_report = 0.0
+
+    def _report(self, fraction: float, message: str = "") -> None:
+        """Throttled: at most ~20 progress signals a second reach the GUI."""
+        now = time.monotonic()
+        if now - self._last_report >= 0.05 or fraction >= 1.0:
+            self._last_report = now
+            self.progressed.emit(float(fraction), message)
+
+    def run(self) -> None:
+        try:
+            result = self.job(self._report, self.token)
+        except Cancelled:
+            self.cancelled.emit()
+            return
+        except Exception as exc:  # every failure reaches the user as a message, never a crash
+            if not isinstance(exc, HlavolamyError):
+                traceback.print_exc(file=sys.stderr)  # a bug: keep the trace for a report
+            self.failed.emit(describe(exc))
+            return
+        if self.token.cancelled:
+            self.cancelled.emit()
+        else:
+            self.succeeded.emit(result)
+
+    def cancel(self) -> None:
+        self.token.cancel()
+
+
+class TaskBar(QWidget):
+    """Progress, message and Cancel for the running task; hidden while idle."""
+
+    idle = pyqtSignal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.task: Task | None = None
+        self.label = QLabel()
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1000)
+        self.bar.setTextVisible(False)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the running job (Esc)")
+        self.cancel_button.clicked.connect(self.cancel)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.bar, 2)
+        layout.addWidget(self.cancel_button)
+        self.setVisible(False)
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None
+
+    def start(self, name: str, job: Job, on_success: Callable[[Any], None],
+              on_failure: Callable[[str], None], on_cancel: Callable[[], None] | None = None) -> Task:
+        """Run ``job`` in the background; only one task runs at a time."""
+        if self.task is not None:
+            raise RuntimeError("a task is already running")
+        task = Task(name, job, self)
+        task.progressed.connect(self._progress)
+        task.succeeded.connect(on_success)
+        task.failed.connect(on_failure)
+        if on_cancel is not None:
+            task.cancelled.connect(on_cancel)
+        task.finished.connect(lambda: self._finished(task))
+        self.task = task
+        self.label.setText(f"{name}…")
+        self.bar.setValue(0)
+        self.cancel_button.setEnabled(True)
+        self.setVisible(True)
+        task.start()
+        return task
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.cancel_button.setEnabled(False)
+            self.label.setText(f"Cancelling {self.task.name.lower()}…")
+
+    def _progress(self, fraction: float, message: str) -> None:
+        self.bar.setValue(int(fraction * 1000))
+        if message and self.task is not None:
+            self.label.setText(f"{self.task.name}: {message}")
+
+    def _finished(self, task: Task) -> None:
+        if self.task is task:
+            self.task = None
+            self.setVisible(False)
+            self.idle.emit()
+        task.deleteLater()
+
+    def shutdown(self) -> None:
+        """Cancel and wait (window closing): no thread outlives the window."""
+        if self.task is not None:
+            self.task.cancel()
+            self.task.wait()

@@ -1,0 +1,287 @@
+"""The plugin host: finds geometry plugins, loads them, and keeps the ones that work.
+
+Plugins come from two places, searched in this order (the first plugin of a
+name wins; a later one of the same name is reported as shadowed):
+
+1. plugin folders, each holding modules (``name.py``) or packages
+   (``name/__init__.py``): the folders in ``$HLAVOLAMY_PLUGIN_PATH``
+   (``os.pathsep`` separated), the per-user folder
+   ``$XDG_DATA_HOME/hlavolamy/plugins`` (default
+   ``~/.local/share/hlavolamy/plugins``) and the repository's ``plugins/``
+   folder next to the ``hlavolamy`` package;
+2. installed distributions that declare an entry point in the group
+   ``hlavolamy.plugins``.
+
+Folder plugins are imported under a private module name
+(``hlavolamy_plugin_<name>``) so they never clash with installed packages,
+and packages keep working relative imports.
+
+A plugin that fails (import error, a hook that raises, a record that is not
+a :class:`Geometry`, a geometry name already taken) is logged, recorded in
+:attr:`PluginHost.failures` and skipped: one broken plugin never takes the
+program down.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import logging
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import pluggy
+
+import hlavolamy
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.errors import HlavolamyError
+from hlavolamy.plugins import hookspecs
+from hlavolamy.plugins.hookspecs import Geometry
+
+log = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "hlavolamy.plugins"
+PATH_VARIABLE = "HLAVOLAMY_PLUGIN_PATH"
+MODULE_PREFIX = "hlavolamy_plugin_"
+
+
+class UnknownGeometryError(HlavolamyError):
+    """A geometry was asked for that no loaded plugin provides."""
+
+
+@dataclass(frozen=True)
+class PluginFailure:
+    """A plugin (or one of its records) that was skipped, and why."""
+
+    name: str
+    source: str
+    error: str
+
+
+@dataclass(frozen=True)
+class LoadedPlugin:
+    """A plugin that loaded, where it came from and the geometries it provides."""
+
+    name: str
+    source: str
+    geometries: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A plugin found but not yet imported: ``load`` imports it (and may raise)."""
+
+    name: str
+    source: str
+    load: Callable[[], object]
+
+
+class PluginHost:
+    """Loaded plugins, the geometries they provide and the plugins that failed.
+
+    ``folders`` defaults to :func:`default_folders`; ``entry_points=False``
+    skips installed distributions (tests, or a locked-down run).
+    """
+
+    def __init__(self, folders: Sequence[Path] | None = None, *, entry_points: bool = True):
+        self.manager = pluggy.PluginManager(hookspecs.PROJECT)
+        self.manager.add_hookspecs(hookspecs)
+        self.geometries: dict[str, Geometry] = {}
+        self.failures: list[PluginFailure] = []
+        self.plugins: list[LoadedPlugin] = []
+        self._geometry_owner: dict[str, str] = {}
+        self._plugin_source: dict[str, str] = {}
+        candidates = folder_candidates(default_folders() if folders is None else folders)
+        if entry_points:
+            candidates += entry_point_candidates()
+        for candidate in candidates:
+            self._load(candidate)
+
+    # -- queries -------------------------------------------------------------
+    def geometry(self, name: str) -> Geometry:
+        """The geometry called ``name``; the error lists the known names."""
+        try:
+            return self.geometries[name]
+        except KeyError:
+            known = ", ".join(sorted(self.geometries)) or "none (no plugin loaded)"
+            raise UnknownGeometryError(f"unknown geometry {name!r}; the known geometries are: {known}") from None
+
+    # -- loading -------------------------------------------------------------
+    def _load(self, candidate: _Candidate) -> None:
+        if candidate.name in self._plugin_source:
+            first = self._plugin_source[candidate.name]
+            self._fail(candidate.name, candidate.source, f"shadowed by the plugin of the same name from {first}")
+            return
+        try:
+            plugin = candidate.load()
+            self._register(candidate.name, plugin)
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - foreign code's errors are reported, not raised
+            self._fail(candidate.name, candidate.source, _describe(exc))
+            return
+        try:
+            records = self._call_hook(plugin)
+        except (Exception, SystemExit) as exc:  # noqa: BLE001
+            self.manager.unregister(plugin)
+            message = str(exc) if isinstance(exc, _BadResult) else f"hlavolamy_geometries raised {_describe(exc)}"
+            self._fail(candidate.name, candidate.source, message)
+            return
+        self._plugin_source[candidate.name] = candidate.source
+        names = []
+        for record in records:
+            error = self._check_record(record)
+            if error:
+                self._fail(candidate.name, candidate.source, error)
+                continue
+            self.geometries[record.name] = record
+            self._geometry_owner[record.name] = candidate.name
+            names.append(record.name)
+        self.plugins.append(LoadedPlugin(candidate.name, candidate.source, tuple(names)))
+
+    def _register(self, name: str, plugin: object) -> None:
+        """Register with pluggy, refusing hooks the contract does not know (a typo)."""
+        self.manager.register(plugin, name=name)
+        callers = self.manager.get_hookcallers(plugin) or []
+        unknown = [caller.name for caller in callers if caller.spec is None]
+        if unknown or not callers:
+            self.manager.unregister(plugin)
+            problem = f"implements unknown hook(s) {', '.join(unknown)}" if unknown else "has no @hookimpl function"
+            raise pluggy.PluginValidationError(plugin, f"{problem}; expected hlavolamy_geometries")
+
+    def _call_hook(self, plugin: object) -> list[object]:
+        """Call this plugin's geometry hook alone, so its failure cannot hide the others."""
+        records: list[object] = []
+        for impl in self.manager.hook.hlavolamy_geometries.get_hookimpls():
+            if impl.plugin is plugin:
+                records.extend(_as_iterable(impl.function()))
+        return records
+
+    def _check_record(self, record: object) -> str | None:
+        if not isinstance(record, Geometry):
+            return f"hlavolamy_geometries returned {type(record).__name__} {_short(record)}, not a Geometry"
+        if not isinstance(record.name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", record.name):
+            return f"geometry name {record.name!r} is not a word (letters, digits, '_', '-')"
+        if record.name in self.geometries:
+            return f"geometry {record.name!r} is already provided by plugin {self._geometry_owner[record.name]!r}"
+        return None
+
+    def _fail(self, name: str, source: str, error: str) -> None:
+        log.warning("plugin %s (%s): %s; skipped", name, source, error)
+        self.failures.append(PluginFailure(name, source, error))
+
+
+# -- discovery -------------------------------------------------------------------
+def default_folders() -> list[Path]:
+    """Plugin folders in search order: ``$HLAVOLAMY_PLUGIN_PATH``, the user's, the repository's."""
+    folders = [Path(p).expanduser() for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]
+    data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    folders.append(Path(data_home) / "hlavolamy" / "plugins")
+    folders.append(Path(hlavolamy.__file__).resolve().parents[1] / "plugins")
+    return folders
+
+
+def folder_candidates(folders: Iterable[Path]) -> list[_Candidate]:
+    """Modules and packages in the folders (names starting with ``_`` or ``.`` are private)."""
+    out: list[_Candidate] = []
+    seen: set[Path] = set()
+    for folder in folders:
+        folder = Path(folder)
+        if not folder.is_dir() or folder.resolve() in seen:
+            continue
+        seen.add(folder.resolve())
+        for entry in sorted(folder.iterdir()):
+            if entry.name.startswith(("_", ".")):
+                continue
+            if entry.is_dir() and (entry / "__init__.py").is_file():
+                out.append(_Candidate(entry.name, str(entry), _folder_loader(entry.name, entry / "__init__.py", entry)))
+            elif entry.is_file() and entry.suffix == ".py":
+                out.append(_Candidate(entry.stem, str(entry), _folder_loader(entry.stem, entry, None)))
+    return out
+
+
+def _folder_loader(name: str, file: Path, package_dir: Path | None) -> Callable[[], ModuleType]:
+    return lambda: import_from_path(name, file, package_dir)
+
+
+def import_from_path(name: str, file: Path, package_dir: Path | None = None) -> ModuleType:
+    """Import a plugin file (or package ``__init__.py``) as ``hlavolamy_plugin_<name>``.
+
+    Any earlier module of that name (and its submodules) is dropped first, so
+    reloading the host reads the files again.
+    """
+    module_name = MODULE_PREFIX + re.sub(r"\W", "_", name)
+    for loaded in [m for m in sys.modules if m == module_name or m.startswith(module_name + ".")]:
+        del sys.modules[loaded]
+    locations = [str(package_dir)] if package_dir is not None else None
+    spec = importlib.util.spec_from_file_location(module_name, file, submodule_search_locations=locations)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {file}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_name]
+        raise
+    return module
+
+
+def entry_point_candidates() -> list[_Candidate]:
+    """Entry points in the group ``hlavolamy.plugins`` (each name once)."""
+    out: list[_Candidate] = []
+    seen: set[str] = set()
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name in seen:
+            continue
+        seen.add(ep.name)
+        dist = getattr(ep, "dist", None)
+        where = f" in {dist.name} {dist.version}" if dist is not None else ""
+        out.append(_Candidate(ep.name, f"entry point {ep.value}{where}", ep.load))
+    return out
+
+
+# -- helpers ---------------------------------------------------------------------
+class _BadResult(TypeError):
+    """The hook returned something that is not a collection of geometries."""
+
+
+def _as_iterable(result: object) -> Iterable[object]:
+    if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
+        what = f"{type(result).__name__} {_short(result)}"
+        raise _BadResult(f"hlavolamy_geometries returned {what}, not a list of Geometry")
+    return result
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_host: PluginHost | None = None
+
+
+def get_plugin_host(reload: bool = False) -> PluginHost:
+    """The process-wide plugin host, loaded on first use (``reload=True`` reads the plugins again)."""
+    global _host
+    if _host is None or reload:
+        _host = PluginHost()
+    return _host
+
+
+def puzzle_geometry(puzzle: Puzzle, host: PluginHost | None = None) -> Geometry | None:
+    """The geometry that made ``puzzle``, or None (no plugin record, or the plugin is missing).
+
+    The puzzle still plays and solves from its permutations; only drawing and
+    the designer need the geometry.
+    """
+    if puzzle.plugin is None:
+        return None
+    return (host or get_plugin_host()).geometries.get(puzzle.plugin.name)

@@ -1,0 +1,361 @@
+"""Solving blocking (bandaged) puzzles with legal moves only, complete by construction.
+
+Two phases on the shape graph of :mod:`hlavolamy.analysis.blocking`:
+
+1. bring the shape home along a shortest legal path (the spanning-tree path,
+   reversed: legality follows from the shapes alone);
+2. at the home shape the remaining position lies in ``H``, the group of legal
+   home-to-home words; solve it with the generic solver on a derived puzzle
+   whose generators are Schreier macros of ``H``, then expand each macro back
+   into the original moves. Every macro starts and ends at home, so the
+   expanded word is legal.
+
+Small puzzles (all positions fit a breadth-first search) are solved
+optimally from a table of all positions. An IDA* search over positions, with
+a heuristic that is the larger of the shape's distance from home and the
+farthest any cell is from its home in the unblocked puzzle, looks for
+something shorter than the two-phase result within a node budget.
+Every solution is replayed with legality checked on every step.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from hlavolamy.analysis.blocking import (
+    MAX_SHAPES,
+    MAX_STATES,
+    ShapeGraph,
+    ShapeSpace,
+    Stabiliser,
+    merge_powers,
+    shape_graph,
+    stabiliser,
+)
+from hlavolamy.core import perm as P
+from hlavolamy.core.progress import CancelToken, ProgressCallback, report
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.state import State
+from hlavolamy.core.turns import Turn, invert
+from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
+
+SEARCH_NODES = 60_000
+"""Node budget of the IDA* improvement search after a two-phase solution."""
+
+
+class _Budget:
+    """The caller's cancel token and our own deadline, checked together."""
+
+    def __init__(self, cancel: CancelToken | None, time_limit: float | None):
+        self.cancel = cancel
+        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+
+    def check(self) -> None:
+        if self.cancel is not None:
+            self.cancel.check()
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise Cancelled("time limit reached")
+
+    def token(self) -> CancelToken:
+        """A token for callees: our deadline, cancelled with the caller's token via :meth:`check`."""
+        token = CancelToken(self.deadline)
+        if self.cancel is not None and self.cancel.cancelled:
+            token.cancel()
+        return token
+
+    def remaining(self) -> float | None:
+        return None if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
+
+
+@dataclass
+class BlockedResult:
+    """The legal solving sequence and how it was found (turned into the solver's Solution record)."""
+
+    moves: list[Turn]
+    strategy: str
+
+
+def solve_blocked(puzzle: Puzzle, state: State, *, time_limit: float | None = None,
+                  progress: ProgressCallback | None = None, cancel: CancelToken | None = None):
+    """A sequence of legal moves that solves ``state``, verified by a replay that checks every step.
+
+    Raises :class:`UnreachableError` saying why (the fused sets cannot come
+    home, or the rest is outside the legal home-to-home group).
+    """
+    from hlavolamy.solve.solution import Solution  # the solver package's record
+
+    start = time.monotonic()
+    budget = _Budget(cancel, time_limit)
+    result = find_blocked_solution(puzzle, state, budget=budget, progress=progress)
+    moves = verify_legal(puzzle, state, result.moves)
+    report(progress, 1.0, f"solved in {puzzle.length(moves)} moves ({result.strategy})")
+    return Solution(moves=moves, length=puzzle.length(moves), time=time.monotonic() - start,
+                    strategy=result.strategy, verified=True)
+
+
+def verify_legal(puzzle: Puzzle, state: State, moves: list[Turn]) -> list[Turn]:
+    """Replay with legality checked on every single step; the moves if they solve, else an error."""
+    end = state.apply(moves, check_legal=True)
+    if not end.is_solved():
+        raise HlavolamyError(f"internal error: the blocked solver's {len(moves)} moves do not solve the position")
+    return moves
+
+
+def find_blocked_solution(puzzle: Puzzle, state: State, *, budget: _Budget,
+                          progress: ProgressCallback | None = None) -> BlockedResult:
+    """Pick the method: a table of all positions when small, else two phases (then a search for shorter)."""
+    if state.perm.size != puzzle.n_cells:
+        raise HlavolamyError(f"the state has {state.perm.size} cells, the puzzle {puzzle.n_cells}")
+    if state.is_solved():
+        return BlockedResult([], "blocked: already solved")
+    report(progress, 0.05, "shape graph and the home-shape group")
+    graph = shape_graph(puzzle, max_shapes=MAX_SHAPES, cancel=budget.token())
+    stab = stabiliser(puzzle, cancel=budget.token())
+    if graph.complete and stab.order is not None and graph.size * stab.order <= MAX_STATES:
+        table = position_table(puzzle, cancel=budget.token())
+        if table is not None:
+            return BlockedResult(table.solve(state.perm), "blocked: breadth-first table of all positions")
+    moves = two_phase(puzzle, graph, state.perm, budget=budget, progress=progress)
+    strategy = "blocked: shape home, then the home-shape group"
+    shorter = search_positions(puzzle, graph, state.perm, bound=puzzle.length(moves) - 1,
+                               max_nodes=SEARCH_NODES, budget=budget)
+    if shorter is not None:
+        return BlockedResult(shorter, "blocked: IDA* over positions")
+    return BlockedResult(moves, strategy)
+
+
+# -- phase 1 and 2 -----------------------------------------------------------------------
+def shape_index(graph: ShapeGraph, perm: np.ndarray) -> int:
+    """The shape graph's vertex of the position's shape; UnreachableError when there is none."""
+    shape = graph.space.shape_of(perm)
+    index = graph.find(shape)
+    if index is None:
+        where = "; ".join(str(list(s)) for s in graph.space.fused_position_sets(shape))
+        if graph.complete:
+            raise UnreachableError(
+                f"the fused sets sit at positions {where}: no legal sequence brings them there from the solved "
+                f"position (it is none of the {graph.size} shapes legal moves reach)"
+            )
+        raise UnreachableError(
+            f"the fused sets sit at positions {where}, which is none of the first {graph.size} shapes explored "
+            f"(the exploration bound was reached, so this may be reachable)"
+        )
+    return index
+
+
+def phase1(graph: ShapeGraph, index: int) -> list[Turn]:
+    """A shortest legal path from the shape to home: the spanning-tree path backwards."""
+    return invert(graph.path(index))
+
+
+def two_phase(puzzle: Puzzle, graph: ShapeGraph, perm: np.ndarray, *, budget: _Budget,
+              progress: ProgressCallback | None = None) -> list[Turn]:
+    """Phase 1 (shape home) then phase 2 (the home-shape group); moves merged, not yet replayed."""
+    first = phase1(graph, shape_index(graph, perm))
+    at_home = State(puzzle, perm).apply(first, check_legal=True).perm
+    report(progress, 0.15, f"shape home in {len(first)} steps; the home-shape group")
+    stab = stabiliser(puzzle, cancel=budget.token())
+    second = phase2(puzzle, stab, at_home, budget=budget, progress=progress)
+    return merge_powers(puzzle, first + second)
+
+
+def phase2(puzzle: Puzzle, stab: Stabiliser, perm: np.ndarray, *, budget: _Budget,
+           progress: ProgressCallback | None = None) -> list[Turn]:
+    """Solve a home-shape position inside ``H`` with the generic solver on the macro puzzle."""
+    if P.is_identity(perm):
+        return []
+    _require_member(stab, perm)
+    from hlavolamy.solve import solve  # the generic solver; it calls us only for puzzles with blockings
+
+    derived = macro_puzzle(puzzle, stab)
+    solution = solve(derived, State(derived, perm), time_limit=budget.remaining(), cancel=budget.token(),
+                     progress=None if progress is None else _scaled(progress, 0.2, 0.95))
+    return expand_macros(puzzle, stab, solution.moves)
+
+
+def _require_member(stab: Stabiliser, perm: np.ndarray) -> None:
+    if stab.sympy_group is None or not stab.complete:
+        return
+    from sympy.combinatorics import Permutation
+
+    if not stab.sympy_group.contains(Permutation(P.inverse(perm).tolist(), size=perm.size)):
+        raise UnreachableError(
+            "the fused sets can be brought home, but the rest of the position is not in the group of legal "
+            f"home-to-home move sequences (order {stab.order}): no legal sequence solves it"
+        )
+
+
+def macro_puzzle(puzzle: Puzzle, stab: Stabiliser) -> Puzzle:
+    """The derived puzzle whose generators ``H0, H1, ...`` are the stabiliser's macros (cached)."""
+    key = "blocking.macro_puzzle"
+    if key not in puzzle.cache:
+        moves = {f"H{k}": m.perm for k, m in enumerate(stab.generators)}
+        puzzle.cache[key] = Puzzle(puzzle.colours, moves, name=f"{puzzle.name} (home-shape group)",
+                                   palette=puzzle.palette)
+    return puzzle.cache[key]
+
+
+def expand_macros(puzzle: Puzzle, stab: Stabiliser, turns: list[Turn]) -> list[Turn]:
+    """Macro turns ``Hk^p`` as the original legal moves (each macro ``|p|`` times, inverted for ``p < 0``)."""
+    out: list[Turn] = []
+    for t in turns:
+        word = list(stab.generators[int(t.move[1:])].turns)
+        if t.power < 0:
+            word = invert(word)
+        for _ in range(abs(t.power)):
+            out.extend(word)
+    return merge_powers(puzzle, out)
+
+
+def _scaled(progress: ProgressCallback, low: float, high: float) -> ProgressCallback:
+    return lambda fraction, message: progress(low + (high - low) * fraction, message)
+
+
+# -- small puzzles: every position in a table ---------------------------------------------
+class PositionTable:
+    """Every reachable position with the step that first reached it (breadth-first from solved)."""
+
+    def __init__(self, puzzle: Puzzle, parents: dict[bytes, tuple[bytes, int]], space: ShapeSpace, dtype: type):
+        self.puzzle = puzzle
+        self.parents = parents
+        self.space = space
+        self.dtype = dtype
+
+    def solve(self, perm: np.ndarray) -> list[Turn]:
+        """An optimal legal solution (in single steps), or UnreachableError."""
+        key = np.asarray(perm, dtype=self.dtype).tobytes()
+        if key not in self.parents:
+            raise UnreachableError(
+                f"not among the {len(self.parents)} positions legal moves reach "
+                "(a breadth-first search visited all of them)"
+            )
+        out: list[Turn] = []
+        while self.parents[key][1] >= 0:
+            key, step = self.parents[key]
+            t = self.space.steps[step]
+            out.append(Turn(t.move, -t.power))
+        return merge_powers(self.puzzle, out)
+
+
+def position_table(puzzle: Puzzle, *, max_states: int = MAX_STATES, cancel: CancelToken | None = None) -> PositionTable | None:
+    """The table of all positions when there are at most ``max_states`` (cached), else None."""
+    key = "blocking.position_table"
+    if key not in puzzle.cache:
+        puzzle.cache[key] = _build_table(puzzle, max_states, cancel)
+    return puzzle.cache[key]
+
+
+def _build_table(puzzle: Puzzle, max_states: int, cancel: CancelToken | None) -> PositionTable | None:
+    space = ShapeSpace(puzzle)
+    dtype = np.uint8 if puzzle.n_cells <= 256 else np.uint16
+    frontier = np.arange(puzzle.n_cells, dtype=dtype)[None, :]
+    parents: dict[bytes, tuple[bytes, int]] = {frontier[0].tobytes(): (b"", -1)}
+    while frontier.shape[0]:
+        if cancel is not None:
+            cancel.check()
+        legal = space.legal_mask(space.shapes_of(frontier.astype(np.int64)))
+        fresh = []
+        for j in range(len(space.steps)):
+            rows = np.flatnonzero(legal[:, j])
+            for r, child in zip(rows.tolist(), frontier[rows][:, space.step_perms[j]]):
+                k = child.tobytes()
+                if k not in parents:
+                    parents[k] = (frontier[r].tobytes(), j)
+                    fresh.append(child)
+            if len(parents) > max_states:
+                return None
+        frontier = np.array(fresh, dtype=dtype).reshape(-1, puzzle.n_cells)
+    return PositionTable(puzzle, parents, space, dtype)
+
+
+# -- IDA* over positions ------------------------------------------------------------------------
+def cell_distances(puzzle: Puzzle) -> np.ndarray:
+    """``d[i, j]``: fewest single steps that carry a cell from position ``i`` to ``j``, ignoring blockings."""
+    key = "blocking.cell_distances"
+    if key not in puzzle.cache:
+        n = puzzle.n_cells
+        # Content at position m[i] moves to position i: an edge m[i] -> i for every step.
+        steps = [puzzle.turn_perm(Turn(name, s)) for name in puzzle.moves for s in (1, -1)]
+        inf = n + 1
+        dist = np.full((n, n), inf, dtype=np.int32)
+        np.fill_diagonal(dist, 0)
+        reach = np.eye(n, dtype=bool)
+        for d in range(1, n):
+            grown = reach.copy()
+            for m in steps:
+                grown |= reach[:, m]
+            new = grown & ~reach
+            if not new.any():
+                break
+            dist[new] = d
+            reach = grown
+        puzzle.cache[key] = dist
+    return puzzle.cache[key]
+
+
+def search_positions(puzzle: Puzzle, graph: ShapeGraph, perm: np.ndarray, *, bound: int, max_nodes: int,
+                     budget: _Budget) -> list[Turn] | None:
+    """IDA* for a legal solution of at most ``bound`` single steps, or None (not found within ``max_nodes``).
+
+    The heuristic is admissible: the shape must travel its distance to home,
+    and each step moves every cell along one edge of the unblocked cell graph.
+    """
+    if not graph.complete or bound <= 0:
+        return None
+    dist = cell_distances(puzzle)
+    space = graph.space
+    cells = np.arange(puzzle.n_cells)
+    start_shape = graph.find(space.shape_of(perm))
+    if start_shape is None:
+        return None
+    inverse_step = _inverse_steps(space)
+    nodes = 0
+    path: list[int] = []
+
+    def h(p: np.ndarray, s: int) -> int:
+        return max(int(dist[cells, p].max()), int(graph.depth[s]))
+
+    def dfs(p: np.ndarray, s: int, g: int, limit: int) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > max_nodes:
+            raise _OutOfNodes
+        if nodes % 2048 == 0:
+            budget.check()
+        if g + h(p, s) > limit:
+            return False
+        if P.is_identity(p):
+            return True
+        for j in range(len(space.steps)):
+            t = graph.next[s, j]
+            if t < 0 or (path and inverse_step[path[-1]] == j):
+                continue
+            path.append(j)
+            if dfs(p[space.step_perms[j]], int(t), g + 1, limit):
+                return True
+            path.pop()
+        return False
+
+    limit = h(perm, start_shape)
+    try:
+        while limit <= bound:
+            if dfs(perm, start_shape, 0, limit):
+                return merge_powers(puzzle, [space.steps[j] for j in path])
+            limit += 1
+    except (_OutOfNodes, Cancelled):
+        return None
+    return None
+
+
+class _OutOfNodes(Exception):
+    """The IDA* node budget is spent."""
+
+
+def _inverse_steps(space: ShapeSpace) -> list[int]:
+    """For each step the index of the step that undoes it (itself for order-2 moves)."""
+    where = {(t.move, t.power): j for j, t in enumerate(space.steps)}
+    return [where.get((t.move, -t.power), j) for j, t in enumerate(space.steps)]
+

@@ -1,0 +1,93 @@
+"""What a solver works on: labels now shown at every cell and the labels wanted there.
+
+An exact position (a :class:`State`) becomes labels = original cell ids, so
+every cell is distinct and the goal is ``0..n-1``. A position given by
+colours keeps colour ids, so identical pieces are interchangeable and the
+goal is the puzzle's solved colouring. Either way a move acts the same way
+(``new = labels[move]``) and "solved" means at most ``wildcards`` cells show
+the wrong label, which is also how every answer is verified by replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.state import State
+from hlavolamy.core.turns import Turn
+from hlavolamy.errors import HlavolamyError
+
+
+@dataclass
+class Problem:
+    """Mutable solving state: ``labels`` (now), ``goal`` and the turns played so far."""
+
+    puzzle: Puzzle
+    labels: np.ndarray
+    goal: np.ndarray
+    wildcards: int
+    exact: bool
+    start: np.ndarray
+    turns: list[Turn]
+
+    @classmethod
+    def from_input(cls, puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, wildcards: int = 0) -> Problem:
+        """Read a State (exact) or colour ids (one per cell, indexing ``puzzle.colour_labels``)."""
+        if wildcards < 0:
+            raise HlavolamyError(f"wildcards must be >= 0, got {wildcards}")
+        if isinstance(state, State):
+            if state.puzzle.n_cells != puzzle.n_cells:
+                raise HlavolamyError(f"the state has {state.puzzle.n_cells} cells, the puzzle {puzzle.n_cells}")
+            labels = np.asarray(state.perm, dtype=np.int64)
+            goal = np.arange(puzzle.n_cells, dtype=np.int64)
+            exact = True
+        else:
+            labels = _colour_ids(puzzle, state)
+            goal = np.asarray(puzzle.colour_ids, dtype=np.int64)
+            exact = False
+        return cls(puzzle, labels.copy(), goal, wildcards, exact, labels.copy(), [])
+
+    def wrong(self) -> int:
+        """Cells showing a label other than the goal's."""
+        return int(np.count_nonzero(self.labels != self.goal))
+
+    def is_solved(self) -> bool:
+        return self.wrong() <= self.wildcards
+
+    def play(self, turns: Sequence[Turn], perm: np.ndarray | None = None) -> None:
+        """Append ``turns`` (whose permutation ``perm`` may be given to save recomputing it)."""
+        if not turns:
+            return
+        perm = self.puzzle.perm_of(turns) if perm is None else perm
+        self.labels = self.labels[perm]
+        self.turns.extend(turns)
+
+    def replays_to_goal(self, turns: Sequence[Turn]) -> bool:
+        """Verify ``turns`` from the start position, independently of the work done."""
+        end = self.start[self.puzzle.perm_of(turns)]
+        return int(np.count_nonzero(end != self.goal)) <= self.wildcards
+
+
+def _colour_ids(puzzle: Puzzle, colours: Sequence[int] | np.ndarray) -> np.ndarray:
+    arr = np.asarray(colours)
+    if arr.ndim != 1 or arr.size != puzzle.n_cells:
+        raise HlavolamyError(f"colours: expected {puzzle.n_cells} colour ids, got shape {arr.shape}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise HlavolamyError("colours: expected integer colour ids (indices into the puzzle's colour labels)")
+    arr = arr.astype(np.int64)
+    k = len(puzzle.colour_labels)
+    bad = np.flatnonzero((arr < 0) | (arr >= k))
+    if bad.size:
+        raise HlavolamyError(f"colours: entry {int(bad[0])} is {int(arr[bad[0]])}, not a colour id 0..{k - 1}")
+    want = np.bincount(puzzle.colour_ids, minlength=k)
+    have = np.bincount(arr, minlength=k)
+    if not np.array_equal(want, have):
+        c = int(np.flatnonzero(want != have)[0])
+        raise HlavolamyError(
+            f"colours: colour {puzzle.colour_labels[c]!r} shows on {int(have[c])} cells, the puzzle has {int(want[c])}"
+        )
+    return arr
+

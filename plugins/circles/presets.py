@@ -1,0 +1,151 @@
+"""The shipped circle puzzles, drawn by code so the files in ``puzzles/`` can be regenerated and checked.
+
+Each preset places its turning circles, completes the cuts that make every
+turn symmetric (:func:`complete_cuts`) and colours the regions.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+from .arrangement import Region
+from .design import CUT, TURN, Design, DesignCircle, complete_cuts
+
+R = 4
+"""Disk radius in grid units for the lattice puzzles."""
+
+PRESETS: dict[str, str] = {
+    "rashkey": "Rashkey: two disks one radius apart, quarter turns; 33 pieces (20 triangles, 7 diamonds, 6 squares).",
+    "rashkey4x": "Four-disk Rashkey: four disks on the corners of a square of side one radius, quarter turns.",
+    "hungarian-rings": "Hungarian-rings style: two rings of 20 balls sharing two neighbouring balls.",
+    "four-disks": "Four disks on a square, half turns; 12 moving pieces.",
+}
+
+
+def preset(name: str) -> tuple[str, Design]:
+    """(title, design) of a shipped puzzle."""
+    builders: dict[str, Callable[[], tuple[str, Design]]] = {
+        "rashkey": rashkey,
+        "rashkey4x": rashkey4x,
+        "hungarian-rings": hungarian_rings,
+        "four-disks": four_disks,
+    }
+    return builders[name]()
+
+
+def lattice_disks(centres: list[tuple[float, float]], steps: int, radius: float = R) -> Design:
+    """Turning disks named A, B, ... at ``centres`` with all cuts their turns need."""
+    disks = [DesignCircle(chr(ord("A") + i), x, y, radius, TURN, steps) for i, (x, y) in enumerate(centres)]
+    return complete_cuts(Design(disks))
+
+
+def pieces(design: Design) -> list[Region]:
+    """Regions inside some turning circle, in reading order (top to bottom, left to right)."""
+    turning = {c.id for c in design.circles if c.kind == TURN}
+    inside = [r for r in design.arrangement.regions if r.inside & turning]
+    return sorted(inside, key=lambda r: (round(r.point[1], 6), round(r.point[0], 6)))
+
+
+def rashkey() -> tuple[str, Design]:
+    """Two disks one radius apart. Left half red/orange/yellow, right half blue/cyan/green, middle white."""
+    design = lattice_disks([(0, 0), (R, 0)], 4)
+    families = ({"triangle": "red", "square": "orange", "diamond": "yellow"}, {"triangle": "blue", "square": "cyan", "diamond": "green"})
+    kinds = _shape_kinds(pieces(design), ("diamond", "triangle", "square"))
+    for region in pieces(design):
+        x = region.point[0]
+        if abs(x - R / 2) < 1e-6:
+            label = "white"
+        else:
+            label = families[x > R / 2][kinds[region.id]]
+        design.colours[region.id] = label
+    design.palette.update(PALETTE)
+    return "Rashkey", design
+
+
+PALETTE = {
+    "red": "#d7263d", "orange": "#f49d37", "yellow": "#f5d547", "blue": "#1b6ca8", "cyan": "#5bc0eb",
+    "green": "#3bb273", "white": "#f4f4f4", "purple": "#7b4fa0", "pink": "#e87ea1", "grey": "#8d99ae",
+}
+
+
+def _shape_kinds(regions: list[Region], names_by_size: tuple[str, ...]) -> dict[str, str]:
+    """Name regions by area class, smallest class first (congruent pieces share an area)."""
+    classes = sorted({round(r.area, 6) for r in regions})
+    if len(classes) != len(names_by_size):
+        raise ValueError(f"expected {len(names_by_size)} piece shapes, found {len(classes)}")
+    return {r.id: names_by_size[classes.index(round(r.area, 6))] for r in regions}
+
+
+def rashkey4x() -> tuple[str, Design]:
+    """Four disks on the corners of a square of side R; each quadrant its own colour family."""
+    design = lattice_disks([(0, 0), (R, 0), (0, R), (R, R)], 4)
+    quadrant = {(False, False): "red", (True, False): "blue", (False, True): "yellow", (True, True): "green"}
+    for region in pieces(design):
+        x, y = region.point
+        if abs(x - R / 2) < 1e-6 or abs(y - R / 2) < 1e-6:
+            label = "white"
+        else:
+            label = quadrant[(x > R / 2, y > R / 2)]
+        design.colours[region.id] = label
+    design.palette.update(PALETTE)
+    return "Four-disk Rashkey", design
+
+
+def hungarian_rings() -> tuple[str, Design]:
+    """Two rings of 20 balls each, sharing two balls that are neighbours on both rings.
+
+    Each ring is a turning disk a little larger than its track; every ball is
+    a small cut circle, and only balls are coloured. The rest of each disk is
+    empty space, so it need not be symmetric. The rings may share only
+    neighbouring balls: any other ball of one ring inside the other disk
+    would be carried off by that disk's turn.
+    """
+    n, track, ball = 20, 10.0, 0.6
+    half = math.pi / n
+    apart = 2 * track * math.cos(half)
+    disks = [DesignCircle("A", 0.0, 0.0, track + ball + 0.3, TURN, n), DesignCircle("B", apart, 0.0, track + ball + 0.3, TURN, n)]
+    balls: list[DesignCircle] = []
+    for (cx, cy), offset in (((0.0, 0.0), half), ((apart, 0.0), math.pi + half)):
+        for j in range(n):
+            a = offset + 2 * half * j
+            x, y = round(cx + track * math.cos(a), 9), round(cy + track * math.sin(a), 9)
+            if not any(abs(b.x - x) < 1e-6 and abs(b.y - y) < 1e-6 for b in balls):
+                balls.append(DesignCircle(f"ball{len(balls) + 1}", x, y, ball, CUT))
+    design = Design(disks + balls, grid=None)
+    for b in balls:
+        region = design.arrangement.by_id[f"+{b.id}"]
+        shared = abs(b.x - apart / 2) < 1e-6
+        design.colours[region.id] = "white" if shared else ("red" if b.x < apart / 2 else "blue")
+    design.palette.update(PALETTE)
+    return "Hungarian rings", design
+
+
+def four_disks() -> tuple[str, Design]:
+    """Four disks of radius 4 on a square of side 6, quarter turns.
+
+    Each disk has a centre (fixed: it only spins in place) and four petals;
+    neighbours share a petal, so 8 own petals and 4 shared ones make the 12
+    moving pieces. Own petals and centre in the disk's colour, shared petals white.
+    """
+    design = lattice_disks([(0, 0), (6, 0), (0, 6), (6, 6)], 4, radius=4)
+    colour = {"A": "red", "B": "blue", "C": "yellow", "D": "green"}
+    for region in pieces(design):
+        disks = sorted(region.inside & set(colour))
+        design.colours[region.id] = colour[disks[0]] if len(disks) == 1 else "white"
+    design.palette.update(PALETTE)
+    return "Four disks", design
+
+
+def write_presets(folder: Path) -> list[Path]:
+    """Save every preset as ``<name>.json`` in ``folder`` (how ``puzzles/`` is made)."""
+    from hlavolamy.core.fileformat import save_puzzle
+
+    out = []
+    for name, description in PRESETS.items():
+        title, design = preset(name)
+        path = folder / f"{name}.json"
+        save_puzzle(path, design.puzzle(name=title, description=description))
+        out.append(path)
+    return out

@@ -1,0 +1,3 @@
+"""Broken: a module with no hook implementation at all."""
+
+VALUE = 1

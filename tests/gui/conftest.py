@@ -1,0 +1,67 @@
+"""Fixtures for driving the real main window offscreen with pytest-qt."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before any Qt import
+
+from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+from PyQt6.QtCore import QPointF, QSettings, Qt  # noqa: E402
+from PyQt6.QtWidgets import QMessageBox  # noqa: E402
+
+from hlavolamy.gui.canvas import StateCanvas  # noqa: E402
+from hlavolamy.gui.window import MainWindow  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def window(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MainWindow]:
+    """A main window with its own settings file; message boxes are recorded, not shown."""
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda parent, title, text, *a: shown.append(f"{title}: {text}"))
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Discard)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    win = MainWindow(settings)
+    win.messages = shown  # type: ignore[attr-defined]
+    qtbot.addWidget(win)
+    win.show()
+    yield win
+    win.tasks.shutdown()
+    win.document.undo_stack.setClean()
+
+
+def cube(win: MainWindow, size: int = 3) -> None:
+    """Open the shipped cube file when it exists, else build it with the cubes geometry."""
+    path = REPO / "puzzles" / f"rubik{size}.json"
+    if path.exists():
+        win.open_file(path)
+    else:
+        from hlavolamy.plugins.manager import get_plugin_host
+
+        win.document.new(get_plugin_host().geometry("cubes"), {"size": size})
+
+
+def point_of_cell(canvas: StateCanvas, cell: int) -> QPointF:
+    """A widget point the canvas's view maps to ``cell`` (scans a grid after a paint)."""
+    canvas.grab()  # paints, so the view knows its layout
+    assert canvas.view is not None
+    w, h = canvas.width(), canvas.height()
+    for y in range(2, h, 3):
+        for x in range(2, w, 3):
+            if canvas.view.cell_at(x, y) == cell:
+                return QPointF(x, y)
+    raise AssertionError(f"cell {cell} is not drawn")
+
+
+def click_cell(qtbot, canvas: StateCanvas, cell: int, button: Qt.MouseButton = Qt.MouseButton.LeftButton) -> None:
+    point = point_of_cell(canvas, cell).toPoint()
+    qtbot.mouseClick(canvas, button, pos=point)
+
+
+def wait_idle(qtbot, win: MainWindow, timeout: int = 20000) -> None:
+    qtbot.waitUntil(lambda: not win.tasks.busy, timeout=timeout)
