@@ -4,25 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from sympy.combinatorics import Permutation, PermutationGroup
 
-from analysis_cube_model import cube
+from analysis_helpers import cube, random_puzzles
 from hlavolamy.analysis.blocks import is_block_system, minimal_block_system, pieces
 from hlavolamy.analysis.orbits import move_matrix, orbits
 from hlavolamy.core.puzzle import Puzzle
-
-
-@st.composite
-def small_puzzles(draw: st.DrawFn) -> Puzzle:
-    """Random groups: 4..12 cells, 1..3 random generators (some with fixed cells)."""
-    n = draw(st.integers(4, 12))
-    k = draw(st.integers(1, 3))
-    moves = {}
-    for i in range(k):
-        perm = draw(st.permutations(range(n)))
-        moves[f"g{i}"] = list(perm)
-    return Puzzle(colours=["c"] * n, moves=moves)
 
 
 def brute_orbits(p: Puzzle) -> set[frozenset[int]]:
@@ -42,7 +29,7 @@ def brute_orbits(p: Puzzle) -> set[frozenset[int]]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(small_puzzles())
+@given(random_puzzles())
 def test_orbits_partition_the_moved_cells(p: Puzzle) -> None:
     found = orbits(p)
     assert {frozenset(o) for o in found} == brute_orbits(p)
@@ -51,7 +38,7 @@ def test_orbits_partition_the_moved_cells(p: Puzzle) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(small_puzzles())
+@given(random_puzzles())
 def test_block_systems_are_preserved_and_minimal(p: Puzzle) -> None:
     moves = move_matrix(p)
     for orbit in orbits(p):
@@ -68,7 +55,7 @@ def test_block_systems_are_preserved_and_minimal(p: Puzzle) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(small_puzzles())
+@given(random_puzzles())
 def test_pieces_track_every_move(p: Puzzle) -> None:
     structure = pieces(p)
     for po in structure.piece_orbits:
@@ -83,7 +70,7 @@ def test_pieces_track_every_move(p: Puzzle) -> None:
 
 
 def test_rubik3_orbits_blocks_and_pieces() -> None:
-    p = cube(3, faces_only=True)
+    p = cube(3)
     found = orbits(p)
     assert sorted(len(o) for o in found) == [24, 24]
     assert p.n_cells - sum(map(len, found)) == 6  # the fixed centres

@@ -252,7 +252,13 @@ def test_complete_cuts_refuses_turns_that_never_close() -> None:
 
 
 # -- solving ------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["rashkey", "rashkey4x", "four-disks", "hungarian-rings"])
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["four-disks", pytest.param("rashkey", marks=SLOW), pytest.param("rashkey4x", marks=SLOW), pytest.param("hungarian-rings", marks=SLOW)],
+)
 def test_scrambled_puzzle_is_solved(name: str) -> None:
     solver = pytest.importorskip("hlavolamy.solve")
     if not hasattr(solver, "solve"):

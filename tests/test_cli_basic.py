@@ -12,6 +12,7 @@ from helpers import MINIMAL_FILE, bandaged_puzzle, ring_puzzle, write_json
 from hlavolamy.cli import main
 from hlavolamy.cli.common import parse_colours_json, parse_state_json, print_state
 from hlavolamy.core.fileformat import load_puzzle, save_puzzle
+from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.errors import FileFormatError
 
@@ -171,8 +172,6 @@ def test_parse_colours_json(tmp_path):
 
 
 def test_print_state_quotes_labels_that_are_not_plain_words():
-    from hlavolamy.core.puzzle import Puzzle
-
     p = Puzzle(["dark red", "blue"], {"s": [1, 0]})
     out = io.StringIO()
     print_state(State.solved(p), file=out, extra={"note": "x"})

@@ -5,7 +5,9 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import stat
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -263,3 +265,12 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
 def test_json_pointer_escapes():
     assert pointer("moves", "R", 3) == "/moves/R/3"
     assert pointer("x", "a/b~c") == "/x/a~1b~0c"
+
+
+def test_the_examples_in_the_documentation_load():
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "file-format.md").read_text(encoding="utf-8")
+    examples = re.findall(r"```json\n(.*?)```", doc, re.S)
+    assert len(examples) == 2
+    for text in examples:
+        pf = loads_puzzle(text, "docs/file-format.md")
+        assert pf.puzzle.perm_of(pf.history).tolist() == (pf.state.perm.tolist() if pf.state else [0, 1, 2, 3])

@@ -128,3 +128,10 @@ def test_errors_say_where(text: str, where: str, what: str) -> None:
 def test_keyword_move_name_is_refused_on_export() -> None:
     with pytest.raises(FileFormatError, match="GAP keyword"):
         gap.dumps(Puzzle("ab", {"in": [1, 0]}))
+
+
+def test_move_names_starting_with_digits(tmp_path) -> None:
+    puzzle = Puzzle("abcd", {"2R": [1, 0, 2, 3], "10R": [0, 1, 3, 2], "R": [1, 2, 3, 0]})
+    back = gap.parse(gap.dumps(puzzle))
+    assert list(back.moves) == ["2R", "10R", "R"]
+    assert all(np.array_equal(back.moves[k], puzzle.moves[k]) for k in puzzle.moves)

@@ -98,7 +98,9 @@ def test_cells_and_colours() -> None:
     assert puzzle.n_cells == 3 * 3 + 2
     assert puzzle.colours[:3] == ("TIPS:0.0", "TIPS:0.1", "TIPS:0.2")
     assert puzzle.colours[-2:] == ("PAIR:0", "PAIR:1")
-    assert puzzle.cell_data[4] == {pieces.PIECE_KEY: ["TIPS", 1, 1]}
+    assert puzzle.cell_data[4][pieces.PIECE_KEY] == ["TIPS", 1, 1]
+    points = {(d["x"], d["y"]) for d in puzzle.cell_data}
+    assert len(points) == puzzle.n_cells  # drawing hints: every cell its own place
 
 
 def test_older_variant_reads_the_same() -> None:
@@ -229,3 +231,13 @@ def test_invalid_json_file(tmp_path) -> None:
     path.write_text('{"orbits": [}')
     with pytest.raises(FileFormatError, match="line 1"):
         kpuzzle.load(path)
+
+
+def test_stale_piece_structure_is_ignored() -> None:
+    """A puzzle edited after import (a move now splits a piece) exports from the moves, still exactly."""
+    imported = kpuzzle.from_dict(TRIANGLE)
+    split = np.arange(imported.n_cells)
+    split[[0, 3]] = [3, 0]  # swaps one facet of piece 0 with one of piece 1
+    edited = Puzzle(imported.colours, {**imported.moves, "c": split}, cell_data=imported.cell_data)
+    assert pieces.stored_structure(edited) is None
+    assert_same_up_to_relabelling(edited, kpuzzle.from_dict(kpuzzle.to_dict(edited)))

@@ -239,6 +239,7 @@ class ShapeGraph:
                     if dst is None:
                         if self.size >= self.max_shapes:
                             self.complete = False
+                            self.next[src, j] = -2
                             continue
                         tp = self.tree_perm[src][space.step_perms[j]]
                         dst = self._add(shape, tp, src, j, depth + 1)
@@ -538,21 +539,43 @@ def fused_reach(puzzle: Puzzle, graph: ShapeGraph, stab: Stabiliser) -> list[Fus
     return out
 
 
-def count_positions(puzzle: Puzzle, *, max_states: int = MAX_STATES, cancel: CancelToken | None = None) -> int | None:
-    """The number of positions reachable by legal moves (breadth-first), or None past ``max_states``."""
+def position_parents(puzzle: Puzzle, *, max_states: int = MAX_STATES,
+                     cancel: CancelToken | None = None) -> dict[bytes, tuple[bytes, int]] | None:
+    """Breadth-first search over full positions by legal single steps, or None past ``max_states``.
+
+    Keys are the positions' cell arrays as bytes (``uint8``, or ``uint16``
+    above 256 cells); each maps to the position it was first reached from and
+    the index of the step (into :attr:`ShapeSpace.steps`), the start to
+    ``(b"", -1)``.
+    """
     space = ShapeSpace(puzzle)
-    dtype = np.uint8 if puzzle.n_cells <= 256 else np.uint16
+    dtype = position_dtype(puzzle)
     frontier = np.arange(puzzle.n_cells, dtype=dtype)[None, :]
-    seen = {frontier[0].tobytes()}
+    parents: dict[bytes, tuple[bytes, int]] = {frontier[0].tobytes(): (b"", -1)}
     while frontier.shape[0]:
         if cancel is not None:
             cancel.check()
         legal = space.legal_mask(space.shapes_of(frontier.astype(np.int64)))
-        batch = [frontier[legal[:, j]][:, space.step_perms[j]] for j in range(len(space.steps))]
-        candidates = np.unique(np.concatenate(batch), axis=0)
-        fresh = [row for row in candidates if row.tobytes() not in seen]
-        seen.update(row.tobytes() for row in fresh)
-        if len(seen) > max_states:
-            return None
+        fresh = []
+        for j in range(len(space.steps)):
+            rows = np.flatnonzero(legal[:, j])
+            for r, child in zip(rows.tolist(), frontier[rows][:, space.step_perms[j]]):
+                key = child.tobytes()
+                if key not in parents:
+                    parents[key] = (frontier[r].tobytes(), j)
+                    fresh.append(child)
+            if len(parents) > max_states:
+                return None
         frontier = np.array(fresh, dtype=dtype).reshape(-1, puzzle.n_cells)
-    return len(seen)
+    return parents
+
+
+def position_dtype(puzzle: Puzzle) -> type:
+    """The integer type of position keys in :func:`position_parents`."""
+    return np.uint8 if puzzle.n_cells <= 256 else np.uint16
+
+
+def count_positions(puzzle: Puzzle, *, max_states: int = MAX_STATES, cancel: CancelToken | None = None) -> int | None:
+    """The number of positions reachable by legal moves (breadth-first), or None past ``max_states``."""
+    parents = position_parents(puzzle, max_states=max_states, cancel=cancel)
+    return None if parents is None else len(parents)

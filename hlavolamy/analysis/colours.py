@@ -22,8 +22,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
-from hlavolamy.analysis.invariants import Invariants, invariants, vectors
-from hlavolamy.analysis.membership import format_cells
+from hlavolamy.analysis.invariants import CELL_PARITY, PIECE_PARITY, TWIST_SUM, Invariants, invariants, vectors
+from hlavolamy.analysis.orbits import format_cells
 from hlavolamy.core import perm as P
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
@@ -192,6 +192,34 @@ def _fix(inv: Invariants, x: np.ndarray, deltas: np.ndarray) -> np.ndarray | Non
     return counts if inv.span.contains((x + counts @ deltas) % moduli) else None
 
 
+def _delta(structure: PieceStructure, inv: Invariants, j: int, t: np.ndarray) -> np.ndarray:
+    """Invariant vector of an adjustment ``t`` that moves cells of piece orbit ``j`` only."""
+    po = structure.piece_orbits[j]
+    slots, turns = po.locate(t)
+    out = np.zeros(len(inv.components), dtype=np.int64)
+    for c, comp in enumerate(inv.components):
+        if comp.kind == CELL_PARITY and comp.index in po.orbits:
+            out[c] = P.parity_on(t, structure.orbits[comp.index])
+        elif comp.kind == PIECE_PARITY and comp.index == j:
+            out[c] = P.parity(slots)
+        elif comp.kind == TWIST_SUM and comp.index == j:
+            out[c] = int(po.twist_exponents(turns).sum()) % comp.modulus
+    return out
+
+
+def _distinct_deltas(structure: PieceStructure, inv: Invariants, adjustments: list[tuple[np.ndarray, int]],
+                     width: int) -> tuple[list[np.ndarray], np.ndarray]:
+    """One adjustment per distinct invariant change, with the changes as rows."""
+    seen: dict[bytes, np.ndarray] = {}
+    perms = []
+    for t, j in adjustments:
+        d = _delta(structure, inv, j, t)
+        if d.any() and d.tobytes() not in seen:
+            seen[d.tobytes()] = d
+            perms.append(t)
+    return perms, (np.array(list(seen.values())) if seen else np.zeros((0, width), np.int64))
+
+
 def assign_colours(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray, *, wildcards: int = 0) -> State:
     """A reachable position showing ``colour_ids`` (ids into ``puzzle.colour_labels``).
 
@@ -208,12 +236,12 @@ def assign_colours(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray, *, wi
     x = vectors(structure, inv.components, perm)[0]
     if inv.span.contains(x):
         return State(puzzle, perm)
-    free = [t for po, cls in zip(structure.piece_orbits, classes)
+    free = [(t, j) for j, (po, cls) in enumerate(zip(structure.piece_orbits, classes))
             for t, _ in _adjustments(po, target, cls, puzzle.n_cells, paid=False)]
-    free_deltas = vectors(structure, inv.components, np.array(free)) if free else np.zeros((0, len(x)), np.int64)
+    free_perms, free_deltas = _distinct_deltas(structure, inv, free, len(x))
     options = [(None, 0)]
     if wildcards > 0:
-        paid = [(t, c) for po, cls in zip(structure.piece_orbits, classes)
+        paid = [(t, c) for j, (po, cls) in enumerate(zip(structure.piece_orbits, classes))
                 for t, c in _adjustments(po, target, cls, puzzle.n_cells, paid=True) if c <= wildcards]
         options += sorted(paid, key=lambda tc: tc[1])
     for extra, _ in options:
@@ -221,7 +249,7 @@ def assign_colours(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray, *, wi
         x0 = vectors(structure, inv.components, start)[0]
         counts = _fix(inv, x0, free_deltas)
         if counts is not None:
-            for t, k in zip(free, counts.tolist()):
+            for t, k in zip(free_perms, counts.tolist()):
                 if k:
                     start = start[P.power(t, k)]
             return State(puzzle, start)
@@ -229,3 +257,16 @@ def assign_colours(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray, *, wi
     raise UnreachableError(f"no reachable position shows these colours: {reasons}, and no swap of identical "
                            "pieces or turn of a symmetric piece fixes it"
                            + (f" (nor one change of at most {wildcards} colours)" if wildcards else ""))
+
+
+def state_from_colours(puzzle: Puzzle, labels: Sequence[str], *, wildcards: int = 0) -> State:
+    """:func:`assign_colours` for colour labels (as the GUI paints them) instead of ids."""
+    index = {label: i for i, label in enumerate(puzzle.colour_labels)}
+    if len(labels) != puzzle.n_cells:
+        raise PuzzleError(f"colours: expected {puzzle.n_cells} labels, got {len(labels)}")
+    unknown = [(cell, label) for cell, label in enumerate(labels) if label not in index]
+    if unknown:
+        cell, label = unknown[0]
+        raise PuzzleError(f"colours: position {cell} has {label!r}, not a colour of the puzzle "
+                          f"({', '.join(puzzle.colour_labels)})")
+    return assign_colours(puzzle, [index[label] for label in labels], wildcards=wildcards)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hlavolamy.analysis.blocks import PieceStructure, pieces
+from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
 from hlavolamy.analysis.independent import Word, cell_groups, independent_moves, short_words
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
@@ -86,6 +86,7 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 3.0, cancel: Ca
     pool.add_commutators(_prime_powers(_power_sources(words)), words[:600], until(0.85), cancel)
     for ind in independent_moves(puzzle, time_budget=max(0.0, until(1.0) - time.monotonic()), cancel=cancel):
         pool.add(Word(ind.turns, puzzle.perm_of(ind.turns)))
+    pool.add_twists(words[:1000], cancel)
     result = pool.kept()
     puzzle.cache[key] = result
     report(progress, 1.0, f"{len(result)} macros")
@@ -205,21 +206,47 @@ class _Pool:
                     found.append(self.best[perm.tobytes()])
         return found
 
+    def add_twists(self, setups: Sequence[Word], cancel: CancelToken | None) -> None:
+        """Pure twists as ``X Y'`` for two piece 3-cycles that move the same pieces the same way but turn them differently.
+
+        Commutators rarely twist pieces in place directly; conjugating each
+        piece 3-cycle by short set-ups and pairing conjugates with equal
+        piece movement yields them for every piece orbit that has 3-cycles.
+        """
+        have = {(m.kind, self.group_of[m.cells[0]]) for m in self.kept()}
+        for g, po in enumerate(self.structure.piece_orbits):
+            if po.piece_size == 1 or ("twist", g) in have or ("piece 3-cycle", g) not in have:
+                continue
+            cycles = [w for w in sorted(self.best.values(), key=lambda w: w.length)
+                      if self._groups_of(w) == (g,) and _kind(po, w.perm) == "piece 3-cycle"][:_KEEP_PER_KIND]
+            by_slots: dict[bytes, list[tuple[bytes, Word]]] = {}
+            for x in cycles:
+                for a in [Word([], np.arange(x.perm.size))] + list(setups):
+                    if cancel is not None:
+                        cancel.check()
+                    conj = a.perm[x.perm[P.inverse(a.perm)]]
+                    slots, turns = _locate(po, conj)
+                    word = Word(a.turns + x.turns + invert(a.turns), conj)
+                    by_slots.setdefault(slots.tobytes(), []).append((turns.tobytes(), word))
+            for found in by_slots.values():
+                first_turns, first = found[0]
+                for turns, other in found[1:]:
+                    if turns != first_turns:
+                        self.add(Word(first.turns + invert(other.turns), first.perm[P.inverse(other.perm)]))
+                        break
+
+    def _groups_of(self, w: Word) -> tuple[int, ...]:
+        moved = np.flatnonzero(w.perm != np.arange(w.perm.size))
+        return tuple(np.unique(self.group_of[moved]).tolist())
+
     def kept(self) -> list[Macro]:
         """Classified macros: per (groups, kind) the shortest few, shortest first overall.
 
-        Only the shortest words of each set of groups are classified: the
-        pool of a small puzzle holds tens of thousands.
         """
-        seen: dict[tuple[int, ...], int] = {}
         count: dict[tuple[tuple[int, ...], str], int] = {}
         out = []
         for w in sorted(self.best.values(), key=lambda w: w.length):
-            moved = np.flatnonzero(w.perm != np.arange(w.perm.size))
-            groups = tuple(np.unique(self.group_of[moved]).tolist())
-            seen[groups] = seen.get(groups, 0) + 1
-            if seen[groups] > 200 * _KEEP_PER_KIND:
-                continue
+            groups = self._groups_of(w)
             m = self._classify(w)
             k = (groups, m.kind)
             if count.get(k, 0) < _KEEP_PER_KIND:
@@ -254,9 +281,26 @@ def _commutators(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.take_along_axis(out, b_inv, axis=1)
 
 
-def _kind(po, perm: np.ndarray) -> str:
+def _locate(po: PieceOrbit, perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`PieceOrbit.locate` by array lookups (it is called for thousands of macros)."""
+    tables = _LOCATE_TABLES.get(id(po))
+    if tables is None or tables[0] is not po:
+        n = int(po.cells.max()) + 1
+        slot_of = np.full(n, -1, dtype=np.int64)
+        index_of = np.full(n, -1, dtype=np.int64)
+        slot_of[po.cells] = np.arange(po.n_pieces)[:, None]
+        index_of[po.cells] = np.arange(po.piece_size)[None, :]
+        tables = _LOCATE_TABLES[id(po)] = (po, slot_of, index_of)
+    origin = np.asarray(perm)[po.cells]
+    return tables[1][origin][:, 0], tables[2][origin]
+
+
+_LOCATE_TABLES: dict[int, tuple[PieceOrbit, np.ndarray, np.ndarray]] = {}
+
+
+def _kind(po: PieceOrbit, perm: np.ndarray) -> str:
     """Name what ``perm`` (moving one piece orbit only) does to its pieces."""
-    slots, turns = po.locate(perm)
+    slots, turns = _locate(po, perm)
     moved = slots != np.arange(slots.size)
     twisted = np.any(turns != np.arange(po.piece_size), axis=1)
     lengths = sorted(len(c) for c in P.cycles(slots.astype(np.int64)))

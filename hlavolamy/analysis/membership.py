@@ -21,13 +21,17 @@ import numpy as np
 from sympy.combinatorics import Permutation, PermutationGroup
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
+from hlavolamy.analysis.colours import state_from_colours
 from hlavolamy.analysis.invariants import CELL_PARITY, Invariants, invariants, vectors
 from hlavolamy.analysis.modular import Span
-from hlavolamy.analysis.orbits import distinct_generators, move_matrix, restrict
+from hlavolamy.analysis.orbits import distinct_generators, format_cells, move_matrix, restrict
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
+
+__all__ = ["GroupOrder", "Reachability", "check_state", "group_order", "state_from_colours", "structure_violations",
+           "whole_group"]  # state_from_colours lives in colours.py; re-exported for callers that check and set positions
 
 EXACT_CELL_LIMIT = 100
 """Most moved cells for which Schreier–Sims on the whole group is run (a 4x4x4 has 96)."""
@@ -44,6 +48,22 @@ class GroupOrder:
     exact: bool
     method: str
 
+    @property
+    def decimal(self) -> str:
+        """The order in decimal, however long (str() of an int refuses past 4300 digits)."""
+        return decimal_string(self.value)
+
+
+def decimal_string(n: int, chunk: int = 4000) -> str:
+    """Decimal digits of ``n`` by splitting at a power of ten, each part short enough for str()."""
+    if n < 10**chunk:
+        return str(n)
+    half = chunk
+    while n >= 10 ** (2 * half):
+        half *= 2
+    high, low = divmod(n, 10**half)
+    return decimal_string(high, chunk) + decimal_string(low, chunk).zfill(half)
+
 
 @dataclass(frozen=True)
 class Reachability:
@@ -52,18 +72,6 @@ class Reachability:
     reachable: bool
     exact: bool
     reasons: list[str] = field(default_factory=list)
-
-
-def format_cells(cells: tuple[int, ...] | list[int], limit: int = 8) -> str:
-    """``{0..7, 12, 15..18}``: cells as runs, at most ``limit`` runs shown."""
-    runs: list[list[int]] = []
-    for c in sorted(cells):
-        if runs and c == runs[-1][1] + 1:
-            runs[-1][1] = c
-        else:
-            runs.append([c, c])
-    text = [f"{a}..{b}" if b > a + 1 else (f"{a}, {b}" if b > a else f"{a}") for a, b in runs[:limit]]
-    return "{" + ", ".join(text) + (", ..." if len(runs) > limit else "") + "}"
 
 
 def _moved_cells(structure: PieceStructure) -> list[int]:
@@ -114,16 +122,29 @@ def _wreath_generators(po: PieceOrbit, n_cells: int) -> np.ndarray:
     return np.array(gens or [np.arange(n_cells)])
 
 
+def _alt_sym_order(group: PermutationGroup) -> int | None:
+    """n! or n!/2 when ``group`` is provably symmetric or alternating (Jordan's theorem), else None."""
+    if group.degree < 8 or not group.is_alt_sym():
+        return None
+    odd = any(g.is_odd for g in group.generators)
+    return factorial(group.degree) // (1 if odd else 2)
+
+
 def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariants, j: int) -> tuple[int, str]:
-    """Order of the group the moves induce on piece orbit ``j`` alone, and how it was found."""
+    """Order of the group the moves induce on piece orbit ``j`` alone, and how it was found.
+
+    Pieces without orientation (one cell, or lockstep cells that never turn)
+    are the group's whole story: its order is that of the piece action.
+    """
     po = structure.piece_orbits[j]
+    if len(po.orientation_group) == 1:
+        rows = distinct_generators(po.perms) if po.n_pieces > 1 else po.perms[:1]
+        group = PermutationGroup([Permutation(r) for r in rows.tolist()] or [Permutation(po.n_pieces - 1)])
+        order = _alt_sym_order(group)
+        return (order, "alternating/symmetric") if order is not None else (int(group.order()), "schreier-sims")
     cells = sorted(c for i in po.orbits for c in structure.orbits[i])
-    group = _sympy_group(puzzle, cells)
-    if po.piece_size == 1 and group.is_alt_sym():
-        odd = any(Permutation(g.array_form).is_odd for g in group.generators)
-        return factorial(len(cells)) // (1 if odd else 2), "alternating/symmetric"
     if len(cells) <= LOCAL_SCHREIER_SIMS_LIMIT:
-        return int(group.order()), "schreier-sims"
+        return int(_sympy_group(puzzle, cells).order()), "schreier-sims"
     comps = _local_components(inv, structure, j)
     moduli = [inv.components[c].modulus for c in comps]
     wreath = vectors(structure, inv.components, _wreath_generators(po, puzzle.n_cells))[:, comps]

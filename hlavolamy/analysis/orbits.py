@@ -61,6 +61,21 @@ def restrict(moves: np.ndarray, orbit: tuple[int, ...] | np.ndarray, n_cells: in
 
 
 def distinct_generators(local: np.ndarray) -> np.ndarray:
-    """The distinct non-identity rows of ``local``: the generators that matter on an orbit."""
-    rows = np.unique(local, axis=0)
-    return rows[np.any(rows != np.arange(local.shape[1]), axis=1)]
+    """The distinct non-identity rows of ``local`` (first occurrences): the generators that matter."""
+    moving = local[np.any(local != np.arange(local.shape[1]), axis=1)]
+    seen: dict[bytes, int] = {}
+    for k, row in enumerate(moving):
+        seen.setdefault(row.tobytes(), k)
+    return moving[sorted(seen.values())]
+
+
+def format_cells(cells: tuple[int, ...] | list[int], limit: int = 8) -> str:
+    """``{0..7, 12, 15..18}``: cells as runs, at most ``limit`` runs shown."""
+    runs: list[list[int]] = []
+    for c in sorted(cells):
+        if runs and c == runs[-1][1] + 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    text = [f"{a}..{b}" if b > a + 1 else (f"{a}, {b}" if b > a else f"{a}") for a, b in runs[:limit]]
+    return "{" + ", ".join(text) + (", ..." if len(runs) > limit else "") + "}"

@@ -24,6 +24,8 @@ COMMANDS = (
     "gui",
     "import_",
     "export",
+    "check",
+    "bench",
 )
 
 

@@ -56,51 +56,78 @@ def _as_random(rng_or_seed: Rng) -> random.Random:
 
 
 class _Scrambler:
-    """Depth-first choice of turns; backtracking is bounded so a hopeless request ends with an error."""
+    """Depth-first choice of turns; backtracking is bounded so a hopeless request ends with an error.
+
+    Only the current position is kept (a step back applies the inverse turn),
+    so a scramble of 100 000 turns of a big cube costs no more memory than one.
+    """
 
     def __init__(self, puzzle: Puzzle, rng: random.Random):
         self.puzzle = puzzle
         self.rng = rng
         self.commutes: dict[tuple[str, str], bool] = puzzle.cache.setdefault("scramble.commutes", {})
-        self.turnable = [m for m in puzzle.moves if puzzle.move_order(m) > 1]
+        self.powers: dict[str, list[int]] = puzzle.cache.get("scramble.powers") or puzzle.cache.setdefault(
+            "scramble.powers", {m: shortest_powers(puzzle.move_order(m)) for m in puzzle.moves}
+        )
+        self.turnable = [m for m in puzzle.moves if self.powers[m]]
         """Moves that change something; an identity move would only waste a turn."""
 
     def run(self, perm: np.ndarray, n_moves: int) -> list[Turn]:
         turns: list[Turn] = []
-        perms = [perm]
-        options = [self.options(turns, perm)] if n_moves else []
+        tried: list[dict[str, set[int]]] = [{}]
+        """Per depth, the powers of each move already found to lead into a dead end."""
         budget = 20 * n_moves + 1000
         deepest = 0
         while len(turns) < n_moves:
             budget -= 1
-            if not options[-1]:
+            turn = self.choose(turns, perm, tried[-1]) if budget >= 0 else None
+            if turn is None:
                 if not turns or budget < 0:
                     raise PuzzleError(
                         f"cannot scramble {n_moves} moves: found no sequence longer than {deepest} "
                         f"where no turn undoes or merges with an earlier one (or blockings allow no more)"
                     )
-                turns.pop()
-                perms.pop()
-                options.pop()
+                dead = turns.pop()
+                tried.pop()
+                tried[-1].setdefault(dead.move, set()).add(dead.power)
+                perm = self.step(perm, Turn(dead.move, -dead.power))
                 continue
-            move, power = options[-1].pop()
-            turn = Turn(move, power)
             turns.append(turn)
-            perms.append(perms[-1][self.puzzle.turn_perm(turn)])
-            options.append(self.options(turns, perms[-1]))
+            tried.append({})
+            perm = self.step(perm, turn)
             deepest = max(deepest, len(turns))
         return turns
 
-    def options(self, turns: list[Turn], perm: np.ndarray) -> list[tuple[str, int]]:
-        """(move, power) pairs that may come next, shuffled; tried from the end.
+    def step(self, perm: np.ndarray, turn: Turn) -> np.ndarray:
+        """The next position; tracked only where legality depends on it."""
+        return perm[self.puzzle.turn_perm(turn)] if self.puzzle.blockings else perm
 
-        Every power is an option of its own, so a dead end after one power of a
-        move (a Square-1 slash blocked after ``U2``) still tries the others.
+    def choose(self, turns: list[Turn], perm: np.ndarray, tried: dict[str, set[int]]) -> Turn | None:
+        """A random allowed move, then a random power of it not yet tried here; None at a dead end.
+
+        A few uniform draws usually hit an allowed move; otherwise every move
+        is checked. Both pick uniformly among the allowed moves. Each power is
+        an option of its own, so a dead end after one power of a move (a
+        Square-1 slash blocked after ``U2``) still tries the others.
         """
-        moves = [m for m in self.puzzle.moves if not self.merges(turns, m) and self.legal(perm, m)]
-        out = [(m, k) for m in moves for k in shortest_powers(self.puzzle.move_order(m))]
-        self.rng.shuffle(out)
-        return out
+        for _ in range(8 if self.turnable else 0):
+            move = self.rng.choice(self.turnable)
+            if self.allowed(move, turns, perm, tried):
+                break
+        else:
+            moves = [m for m in self.turnable if self.allowed(m, turns, perm, tried)]
+            if not moves:
+                return None
+            move = self.rng.choice(moves)
+        spent = tried.get(move, ())
+        return Turn(move, self.rng.choice([k for k in self.powers[move] if k not in spent]))
+
+    def allowed(self, move: str, turns: list[Turn], perm: np.ndarray, tried: dict[str, set[int]]) -> bool:
+        return (
+            len(tried.get(move, ())) < len(self.powers[move])
+            and not self.merges(turns, move)
+            and self.legal(perm, move)
+        )
 
     def merges(self, turns: list[Turn], move: str) -> bool:
         """Whether ``move`` could slide back past commuting turns onto a turn of itself."""

@@ -44,7 +44,7 @@ GAP_KEYWORDS = frozenset(
 
 _TOKEN = re.compile(
     r"""(?P<space>[ \t\r]+|\\\n)|(?P<newline>\n)|(?P<comment>\#[^\n]*)
-      |(?P<string>"(?:[^"\\\n]|\\.)*")|(?P<assign>:=)|(?P<int>\d+(?![A-Za-z_@]))
+      |(?P<string>"(?:[^"\\\n]|\\.)*")|(?P<assign>:=)|(?P<int>\d+(?![A-Za-z_@0-9]))
       |(?P<ident>[A-Za-z_@0-9]+)|(?P<symbol>[()\[\],;*^\-])""",
     re.VERBOSE,
 )

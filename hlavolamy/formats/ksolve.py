@@ -196,7 +196,7 @@ def _move(orbit: Orbit, block: _Block, path: str | Path | None) -> OrbitMove:
         raise error("'?' is allowed in a solved state only, not in a move", path, bad.line)
     ori = _ints(ori_tok, 0) if ori_tok is not None else [0] * orbit.pieces
     try:
-        checked = check_orbit_move(orbit, block.name, perm, [o % orbit.orientations for o in ori])
+        checked = check_orbit_move(orbit, block.name, perm, ori)
     except HlavolamyError as exc:
         raise error(str(exc), path, line) from None
     if not zero_based:  # ksolve: orientation indexed by the piece's old slot

@@ -24,6 +24,7 @@ orbits exactly. Without it, :func:`structure_of` finds pieces from the moves.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -136,7 +137,7 @@ def _colours(orbit: Orbit, pattern: OrbitPattern) -> list[str]:
     return out
 
 
-def to_puzzle(model: PieceModel, description: str = "") -> Puzzle:
+def to_puzzle(model: PieceModel) -> Puzzle:
     """Expand pieces x orientations into cells; the piece structure goes into ``cell_data``."""
     if not model.orbits:
         raise PuzzleError("the puzzle defines no orbits")
@@ -149,13 +150,28 @@ def to_puzzle(model: PieceModel, description: str = "") -> Puzzle:
             m[base:base + orbit.cells] = base + cell_move(orbit, model.orbit_move(name, orbit))
         moves[name] = m
     colours: list[str] = []
-    cell_data: list[dict] = []
     for orbit in model.orbits:
         colours += _colours(orbit, model.pattern(orbit))
+    return Puzzle(colours, moves, name=model.name, aliases=model.aliases, cell_data=_cell_data(model.orbits))
+
+
+def _cell_data(orbits: Sequence[Orbit]) -> list[dict]:
+    """Each cell's ``[orbit, slot, facet]``, and ``x``/``y`` drawing hints for the plugin-free view.
+
+    Each orbit gets a block of rows; a piece's facets sit side by side, so
+    pieces and their twists are visible without a geometry plugin.
+    """
+    out: list[dict] = []
+    top = 0.0
+    for orbit in orbits:
         k = orbit.orientations
-        cell_data += [{PIECE_KEY: [orbit.name, c // k, c % k]} for c in range(orbit.cells)]
-    return Puzzle(colours, moves, name=model.name, description=description,
-                  aliases=model.aliases, cell_data=cell_data)
+        columns = max(1, math.ceil(math.sqrt(orbit.pieces * k) / k))
+        for c in range(orbit.cells):
+            slot, facet = divmod(c, k)
+            row, column = divmod(slot, columns)
+            out.append({PIECE_KEY: [orbit.name, slot, facet], "x": column * (k + 0.5) + facet, "y": top + row * 1.5})
+        top += math.ceil(orbit.pieces / columns) * 1.5 + 1.0
+    return out
 
 
 # -- cells -> pieces --------------------------------------------------------------
@@ -177,8 +193,9 @@ def stored_structure(puzzle: Puzzle) -> Structure | None:
     entries = [d[PIECE_KEY] for d in data]
     if any(not isinstance(e, (list, tuple)) or len(e) != 3 for e in entries):
         return None
-    names = list(dict.fromkeys(str(e[0]) for e in entries))
-    orbit = np.array([names.index(str(e[0])) for e in entries], dtype=np.int64)
+    index_of = {name: i for i, name in enumerate(dict.fromkeys(str(e[0]) for e in entries))}
+    names = list(index_of)
+    orbit = np.array([index_of[str(e[0])] for e in entries], dtype=np.int64)
     try:
         slot = np.array([int(e[1]) for e in entries], dtype=np.int64)
         facet = np.array([int(e[2]) for e in entries], dtype=np.int64)

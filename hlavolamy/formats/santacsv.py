@@ -11,10 +11,9 @@
 * a puzzle file's move history -> its row of a ``submission.csv`` (added to or
   replaced in an existing file), moves written as the competition wants.
 
-A Santa start position is given by colours only. The position stored is one
-permutation showing those colours (cells keep their place where the colour
-already matches); with identical pieces it need not be a reachable one, so
-solve such a case by colours.
+A Santa start position is given by colours only. The position stored is a
+reachable permutation showing those colours, found by the analysis
+(:func:`hlavolamy.analysis.colours.state_from_colours`, wildcards honoured).
 """
 
 from __future__ import annotations
@@ -23,12 +22,10 @@ import csv
 import sys
 from pathlib import Path
 
-import numpy as np
-
+from hlavolamy.analysis.colours import state_from_colours
 from hlavolamy.core.fileformat import PuzzleFile
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.state import State
-from hlavolamy.errors import FileFormatError
+from hlavolamy.errors import FileFormatError, HlavolamyError
 from hlavolamy.formats import santa
 
 EXTRA_KEY = "santa"
@@ -61,27 +58,13 @@ def load_case(path: str | Path, *, id: str = "", info: str = "") -> PuzzleFile:
     if case is None:
         raise FileFormatError(f"no case with id {id!r}", str(path))
     puzzle = santa.case_puzzle(santa.read_puzzle_info(info), case)
-    state = State(puzzle, showing(puzzle, case.initial, f"case {id}"))
+    try:
+        state = state_from_colours(puzzle, case.initial, wildcards=case.wildcards)
+    except HlavolamyError as exc:
+        raise FileFormatError(f"case {id}: {exc}", str(path)) from None
     extra = {EXTRA_KEY: {"id": case.id, "puzzle_type": case.puzzle_type, "num_wildcards": case.wildcards,
                          "initial_state": ";".join(case.initial)}}
     return PuzzleFile(puzzle, state, [], extra)
-
-
-def showing(puzzle: Puzzle, colours: tuple[str, ...] | list[str], what: str) -> np.ndarray:
-    """A permutation whose position ``i`` shows ``colours[i]``; cells stay put where they already match."""
-    labels = np.array(puzzle.colours, dtype=object)
-    wanted = np.array(colours, dtype=object)
-    if wanted.size != labels.size:
-        raise FileFormatError(f"{what}: {wanted.size} colours for {labels.size} cells")
-    perm = np.where(wanted == labels, np.arange(labels.size), -1)
-    for label in dict.fromkeys(colours):
-        need = np.flatnonzero((wanted == label) & (perm < 0))
-        free = np.setdiff1d(np.flatnonzero(labels == label), perm[wanted == label])
-        if free.size != need.size:
-            raise FileFormatError(f"{what}: colour {label!r} shows on {int((wanted == label).sum())} cells, "
-                                  f"but {int((labels == label).sum())} cells have it")
-        perm[need] = free
-    return perm
 
 
 def dump_submission(source: PuzzleFile, path: str | Path) -> None:
@@ -96,9 +79,8 @@ def dump_submission(source: PuzzleFile, path: str | Path) -> None:
     santa.write_submission(path, sorted(rows.items(), key=lambda kv: _id_key(kv[0])))
 
 
-def dump_info(source: PuzzleFile, path: str | Path) -> None:
+def dump_info(puzzle: Puzzle, path: str | Path) -> None:
     """The puzzle's moves as a ``puzzle_type,allowed_moves`` row (other rows kept)."""
-    puzzle = source.puzzle
     rows = _read_rows(path, ("puzzle_type", "allowed_moves"))
     rows[puzzle.name or "puzzle"] = repr({name: m.tolist() for name, m in puzzle.moves.items()})
     with open(path, "w", newline="", encoding="utf-8") as handle:

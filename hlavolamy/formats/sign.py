@@ -236,28 +236,33 @@ def _suffix(power: int) -> str:
 def format_turns(puzzle: Puzzle, turns: Sequence[Turn], *, wide: bool = True) -> str:
     """Generator turns -> SiGN; :func:`parse` of the result gives ``turns`` back exactly.
 
-    With ``wide``, a run ``R 2R`` (layers 1..k of one face, same power, in that
-    order) is written ``Rw`` / ``kRw``.
+    With ``wide``, a run of turns of layers 1..k of one face with one power,
+    in that order, is written ``Rw`` / ``kRw`` (on a 4x4x4, ``L 2L 2R'`` is ``3Lw``).
     """
     layers = CubeLayers(puzzle)
-    items: list[tuple[str, int, int]] = []
-    for t in turns:
-        layer, sign = layers.nearest(t.move)
-        items.append((layer.face, layer.depth, t.power * sign))
     words: list[str] = []
     i = 0
-    while i < len(items):
-        face, depth, power = items[i]
+    while i < len(turns):
+        layer, sign = layers.nearest(turns[i].move)
+        power = turns[i].power * sign
         run = 1
-        if wide and depth == 1:
-            while i + run < len(items) and items[i + run] == (face, run + 1, power):
-                run += 1
+        while wide and layer.depth == 1 and i + run < len(turns) and (
+                _as_layer(layers, turns[i + run], Layer(layer.face, run + 1)) == power):
+            run += 1
         if run >= 2:
-            words.append((f"{face}w" if run == 2 else f"{run}{face}w") + _suffix(power))
+            words.append((f"{layer.face}w" if run == 2 else f"{run}{layer.face}w") + _suffix(power))
         else:
-            words.append((f"{depth}{face}" if depth > 1 else face) + _suffix(power))
+            words.append((f"{layer.depth}{layer.face}" if layer.depth > 1 else layer.face) + _suffix(power))
         i += run
     return " ".join(words)
+
+
+def _as_layer(layers: CubeLayers, turn: Turn, layer: Layer) -> int | None:
+    """The power of ``turn`` written as a turn of ``layer``, or None if it turns another layer."""
+    for option, sign in layers.layers.get(turn.move, ()):
+        if option == layer:
+            return turn.power * sign
+    return None
 
 
 # -- files: a sequence in SiGN for a given cube puzzle --------------------------------

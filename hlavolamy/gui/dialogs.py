@@ -69,4 +69,4 @@ class NewPuzzleDialog(QDialog):
 
     def choice(self) -> tuple[Geometry, dict[str, Any], bool]:
         """The chosen geometry, parameter values and whether to start an empty design."""
-        return self.geometry(), self.form.values() if self.form else {}, self.empty.isChecked() and self.empty.isVisible()
+        return self.geometry(), self.form.values() if self.form else {}, self.empty.isChecked() and not self.empty.isHidden()

@@ -18,6 +18,7 @@ import numpy as np
 from PyQt6.QtCore import QObject, pyqtSignal
 from PyQt6.QtGui import QUndoCommand, QUndoStack
 
+from hlavolamy.core.fileformat import PuzzleFile, load_puzzle, save_puzzle
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
@@ -161,13 +162,14 @@ class Document(QObject):
 
     def open(self, path: str | Path) -> None:
         """Load a puzzle file; its plugin (when installed) supplies the view and the designer."""
-        from hlavolamy.core.fileformat import load_puzzle
+        self.load(load_puzzle(path), path=Path(path))
 
-        loaded = load_puzzle(path)
+    def load(self, loaded: PuzzleFile, path: Path | None) -> None:
+        """A loaded or imported puzzle file as the new document (``path`` None: untitled)."""
         geometry = geometry_of(loaded.puzzle)
         designer = geometry.designer(loaded.puzzle) if geometry is not None else None
         self.reset(loaded.puzzle, geometry=geometry, designer=designer, state=loaded.state,
-                   history=loaded.history or (), path=Path(path))
+                   history=loaded.history or (), path=path)
 
     def new(self, geometry: Geometry, params: Mapping[str, Any]) -> None:
         """A puzzle from a geometry's parameters (the New dialog)."""
@@ -189,8 +191,6 @@ class Document(QObject):
 
     def save(self, path: str | Path) -> None:
         """Write the puzzle, position and history atomically; marks the document saved."""
-        from hlavolamy.core.fileformat import save_puzzle
-
         save_puzzle(path, self.require_puzzle(), self.state, list(self.history))
         self.path = Path(path)
         self.undo_stack.setClean()

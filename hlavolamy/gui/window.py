@@ -15,6 +15,7 @@ from hlavolamy.errors import HlavolamyError
 from hlavolamy.gui.dialogs import NewPuzzleDialog
 from hlavolamy.gui.document import Document
 from hlavolamy.gui.errors import show_error
+from hlavolamy.gui.interchange import build_menus
 from hlavolamy.gui.play.tab import PlayTab
 from hlavolamy.gui.tabs.blockings import BlockingsTab
 from hlavolamy.gui.tabs.colouring import ColouringTab
@@ -94,6 +95,8 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "&Save", self.save, QKeySequence.StandardKey.Save, "Save the puzzle and position")
         self._action(file_menu, "Save &As…", self.save_as, QKeySequence.StandardKey.SaveAs,
                      "Save under a new name")
+        file_menu.addSeparator()
+        build_menus(self, file_menu.addMenu("&Import"), file_menu.addMenu("&Export"))
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 

@@ -28,6 +28,8 @@ import numpy as np
 from hlavolamy.analysis.blocking import (
     MAX_SHAPES,
     MAX_STATES,
+    position_dtype,
+    position_parents,
     ShapeGraph,
     ShapeSpace,
     Stabiliser,
@@ -44,6 +46,9 @@ from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
 
 SEARCH_NODES = 60_000
 """Node budget of the IDA* improvement search after a two-phase solution."""
+
+SEARCH_STATES = 10**10
+"""The IDA* improvement runs only on puzzles with at most this many positions (it cannot help beyond)."""
 
 
 class _Budget:
@@ -85,7 +90,7 @@ def solve_blocked(puzzle: Puzzle, state: State, *, time_limit: float | None = No
     Raises :class:`UnreachableError` saying why (the fused sets cannot come
     home, or the rest is outside the legal home-to-home group).
     """
-    from hlavolamy.solve.solution import Solution  # the solver package's record
+    from hlavolamy.solve import Solution  # imported here: the solver package dispatches to this module
 
     start = time.monotonic()
     budget = _Budget(cancel, time_limit)
@@ -119,12 +124,13 @@ def find_blocked_solution(puzzle: Puzzle, state: State, *, budget: _Budget,
         if table is not None:
             return BlockedResult(table.solve(state.perm), "blocked: breadth-first table of all positions")
     moves = two_phase(puzzle, graph, state.perm, budget=budget, progress=progress)
-    strategy = "blocked: shape home, then the home-shape group"
-    shorter = search_positions(puzzle, graph, state.perm, bound=puzzle.length(moves) - 1,
-                               max_nodes=SEARCH_NODES, budget=budget)
-    if shorter is not None:
-        return BlockedResult(shorter, "blocked: IDA* over positions")
-    return BlockedResult(moves, strategy)
+    if stab.order is not None and graph.size * stab.order <= SEARCH_STATES:
+        report(progress, 0.95, "IDA* for a shorter solution")
+        shorter = search_positions(puzzle, graph, state.perm, bound=puzzle.length(moves) - 1,
+                                   max_nodes=SEARCH_NODES, budget=budget)
+        if shorter is not None:
+            return BlockedResult(shorter, "blocked: IDA* over positions")
+    return BlockedResult(moves, "blocked: shape home, then the home-shape group")
 
 
 # -- phase 1 and 2 -----------------------------------------------------------------------
@@ -218,11 +224,11 @@ def _scaled(progress: ProgressCallback, low: float, high: float) -> ProgressCall
 class PositionTable:
     """Every reachable position with the step that first reached it (breadth-first from solved)."""
 
-    def __init__(self, puzzle: Puzzle, parents: dict[bytes, tuple[bytes, int]], space: ShapeSpace, dtype: type):
+    def __init__(self, puzzle: Puzzle, parents: dict[bytes, tuple[bytes, int]]):
         self.puzzle = puzzle
         self.parents = parents
-        self.space = space
-        self.dtype = dtype
+        self.steps = ShapeSpace(puzzle).steps
+        self.dtype = position_dtype(puzzle)
 
     def solve(self, perm: np.ndarray) -> list[Turn]:
         """An optimal legal solution (in single steps), or UnreachableError."""
@@ -235,7 +241,7 @@ class PositionTable:
         out: list[Turn] = []
         while self.parents[key][1] >= 0:
             key, step = self.parents[key]
-            t = self.space.steps[step]
+            t = self.steps[step]
             out.append(Turn(t.move, -t.power))
         return merge_powers(self.puzzle, out)
 
@@ -244,31 +250,9 @@ def position_table(puzzle: Puzzle, *, max_states: int = MAX_STATES, cancel: Canc
     """The table of all positions when there are at most ``max_states`` (cached), else None."""
     key = "blocking.position_table"
     if key not in puzzle.cache:
-        puzzle.cache[key] = _build_table(puzzle, max_states, cancel)
+        parents = position_parents(puzzle, max_states=max_states, cancel=cancel)
+        puzzle.cache[key] = None if parents is None else PositionTable(puzzle, parents)
     return puzzle.cache[key]
-
-
-def _build_table(puzzle: Puzzle, max_states: int, cancel: CancelToken | None) -> PositionTable | None:
-    space = ShapeSpace(puzzle)
-    dtype = np.uint8 if puzzle.n_cells <= 256 else np.uint16
-    frontier = np.arange(puzzle.n_cells, dtype=dtype)[None, :]
-    parents: dict[bytes, tuple[bytes, int]] = {frontier[0].tobytes(): (b"", -1)}
-    while frontier.shape[0]:
-        if cancel is not None:
-            cancel.check()
-        legal = space.legal_mask(space.shapes_of(frontier.astype(np.int64)))
-        fresh = []
-        for j in range(len(space.steps)):
-            rows = np.flatnonzero(legal[:, j])
-            for r, child in zip(rows.tolist(), frontier[rows][:, space.step_perms[j]]):
-                k = child.tobytes()
-                if k not in parents:
-                    parents[k] = (frontier[r].tobytes(), j)
-                    fresh.append(child)
-            if len(parents) > max_states:
-                return None
-        frontier = np.array(fresh, dtype=dtype).reshape(-1, puzzle.n_cells)
-    return PositionTable(puzzle, parents, space, dtype)
 
 
 # -- IDA* over positions ------------------------------------------------------------------------

@@ -23,7 +23,12 @@ from hlavolamy.errors import HlavolamyError
 
 @dataclass
 class Problem:
-    """Mutable solving state: ``labels`` (now), ``goal`` and the turns played so far."""
+    """Mutable solving state: ``labels`` (now), ``goal`` and the turns played so far.
+
+    ``start`` and ``target`` keep the position and goal as given, for the
+    final replay; ``labels``/``goal`` may switch from colours to exact cells
+    midway (see :func:`~hlavolamy.solve.strategies.run`).
+    """
 
     puzzle: Puzzle
     labels: np.ndarray
@@ -31,7 +36,12 @@ class Problem:
     wildcards: int
     exact: bool
     start: np.ndarray
+    target: np.ndarray
     turns: list[Turn]
+    care: np.ndarray | None = None
+    slack: int | None = None
+    """Wrong cells still accepted while working (``wildcards`` unless reduced); see :meth:`is_solved`."""
+    """Cells that count (mode "orbit-only"); None: all cells."""
 
     @classmethod
     def from_input(cls, puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, wildcards: int = 0) -> Problem:
@@ -48,14 +58,18 @@ class Problem:
             labels = _colour_ids(puzzle, state)
             goal = np.asarray(puzzle.colour_ids, dtype=np.int64)
             exact = False
-        return cls(puzzle, labels.copy(), goal, wildcards, exact, labels.copy(), [])
+        return cls(puzzle, labels.copy(), goal, wildcards, exact, labels.copy(), goal.copy(), [])
 
     def wrong(self) -> int:
-        """Cells showing a label other than the goal's."""
-        return int(np.count_nonzero(self.labels != self.goal))
+        """Cells that count and show a label other than the goal's."""
+        return self._wrong(self.labels, self.goal)
+
+    def _wrong(self, labels: np.ndarray, goal: np.ndarray) -> int:
+        bad = labels != goal
+        return int(np.count_nonzero(bad if self.care is None else bad & self.care))
 
     def is_solved(self) -> bool:
-        return self.wrong() <= self.wildcards
+        return self.wrong() <= (self.wildcards if self.slack is None else self.slack)
 
     def play(self, turns: Sequence[Turn], perm: np.ndarray | None = None) -> None:
         """Append ``turns`` (whose permutation ``perm`` may be given to save recomputing it)."""
@@ -67,8 +81,7 @@ class Problem:
 
     def replays_to_goal(self, turns: Sequence[Turn]) -> bool:
         """Verify ``turns`` from the start position, independently of the work done."""
-        end = self.start[self.puzzle.perm_of(turns)]
-        return int(np.count_nonzero(end != self.goal)) <= self.wildcards
+        return self._wrong(self.start[self.puzzle.perm_of(turns)], self.target) <= self.wildcards
 
 
 def _colour_ids(puzzle: Puzzle, colours: Sequence[int] | np.ndarray) -> np.ndarray:

@@ -58,9 +58,12 @@ class CirclesGeometry(Geometry):
     def view(self, puzzle: Puzzle) -> View | None:
         if puzzle.plugin is None or puzzle.plugin.name != PLUGIN:
             return None
+        design = Design.from_data(puzzle.plugin.data)
+        if len(design.cells) != puzzle.n_cells:  # data and cells disagree: let the host draw plain cells
+            return None
         from .view import CirclesView  # Qt only here
 
-        return CirclesView(Design.from_data(puzzle.plugin.data))
+        return CirclesView(design)
 
     def designer(self, puzzle: Puzzle | None) -> Designer | None:
         from .view import CirclesDesigner  # Qt only here

@@ -201,6 +201,7 @@ class Arrangement:
         self._centres = np.array([[c.x, c.y] for c in self.circles], dtype=float).reshape(-1, 2)
         self._radii = np.array([c.r for c in self.circles], dtype=float)
         self.vertices: list[tuple[float, float]] = []
+        self._grid: dict[tuple[int, int], list[int]] = defaultdict(list)
         self.regions: tuple[Region, ...] = self._regions(self._faces()) if self.circles else ()
         self.by_id: dict[str, Region] = {r.id: r for r in self.regions}
         self._by_inside: dict[frozenset[str], list[Region]] = defaultdict(list)
@@ -238,12 +239,16 @@ class Arrangement:
 
     # -- construction --------------------------------------------------------
     def _vertex(self, x: float, y: float) -> int:
-        """Index of the vertex at (x, y), merging with an existing one within tolerance."""
+        """Index of the vertex at (x, y), merging with an existing one within tolerance (a grid hash)."""
         tol = MERGE_TOL * self.scale
-        for i, (vx, vy) in enumerate(self.vertices):
-            if abs(vx - x) <= tol and abs(vy - y) <= tol:
-                return i
+        gx, gy = math.floor(x / tol), math.floor(y / tol)
+        for key in ((gx + i, gy + j) for i in (-1, 0, 1) for j in (-1, 0, 1)):
+            for v in self._grid.get(key, ()):
+                vx, vy = self.vertices[v]
+                if abs(vx - x) <= tol and abs(vy - y) <= tol:
+                    return v
         self.vertices.append((x, y))
+        self._grid[(gx, gy)].append(len(self.vertices) - 1)
         return len(self.vertices) - 1
 
     def _regions(self, faces: list[tuple[Loop, ...]]) -> tuple[Region, ...]:
@@ -277,33 +282,40 @@ class Arrangement:
         return tuple(out)
 
     def _interior_point(self, loops: tuple[Loop, ...], sides: dict[str, bool]) -> tuple[float, float]:
-        """A point of the face as far from every circle as a scan of vertical lines finds."""
+        """A point of the face as far from every circle as a scan of vertical lines finds.
+
+        Candidates are the midpoints between consecutive circle crossings on
+        a few vertical lines through the face; those on the right side of the
+        face's own circles are ranked by clearance and the best one inside wins.
+        """
         boxes = [arc.bounds() for arc in loops[0]]
         xmin, ymin = min(b[0] for b in boxes), min(b[1] for b in boxes)
         xmax, ymax = max(b[2] for b in boxes), max(b[3] for b in boxes)
         xs = [xmin + (i + 0.5) * (xmax - xmin) / 9 for i in range(9)] + [arc.point_at(0.5)[0] for arc in loops[0]]
-        side_ids = [i for i, c in enumerate(self.circles) if c.id in sides]
-        want = np.array([sides[self.circles[i].id] for i in side_ids])
-        best, best_score = None, -1.0
+        cx, cy, r = self._centres[:, 0], self._centres[:, 1], self._radii
+        candidates = []
         for x0 in xs:
-            dx = x0 - self._centres[:, 0]
-            hit = np.abs(dx) < self._radii
-            half = np.sqrt(self._radii[hit] ** 2 - dx[hit] ** 2)
-            ys = np.concatenate([self._centres[hit, 1] - half, self._centres[hit, 1] + half, [ymin, ymax]])
+            hit = np.abs(x0 - cx) < r
+            half = np.sqrt(r[hit] ** 2 - (x0 - cx[hit]) ** 2)
+            ys = np.concatenate([cy[hit] - half, cy[hit] + half, [ymin, ymax]])
             ys = np.unique(ys[(ys >= ymin) & (ys <= ymax)])
-            for y0 in (ys[:-1] + ys[1:]) / 2:
-                d = np.hypot(self._centres[side_ids, 0] - x0, self._centres[side_ids, 1] - y0) < self._radii[side_ids]
-                if not np.array_equal(d, want):
-                    continue
-                score = self.clearance(x0, y0)
-                if score > best_score and winding_number(x0, y0, loops) == 1:
-                    best, best_score = (float(x0), float(y0)), score
-        if best is None:  # too thin for the scan: step off the middle of an edge into the face
-            arc = loops[0][0]
-            x, y = arc.point_at(0.5)
-            step = (1.0 if arc.sweep > 0 else -1.0) * MERGE_TOL * 10 * self.scale / arc.r
-            best = (x + (arc.cx - x) * step, y + (arc.cy - y) * step)
-        return best
+            mids = (ys[:-1] + ys[1:]) / 2
+            candidates.append(np.column_stack([np.full(len(mids), x0), mids]))
+        pts = np.concatenate(candidates)
+        ids = [i for i, c in enumerate(self.circles) if c.id in sides]
+        want = np.array([sides[self.circles[i].id] for i in ids])
+        inside = np.hypot(pts[:, None, 0] - cx[ids], pts[:, None, 1] - cy[ids]) < r[ids]
+        pts = pts[np.all(inside == want, axis=1)]
+        clearance = np.min(np.abs(np.hypot(pts[:, None, 0] - cx, pts[:, None, 1] - cy) - r), axis=1)
+        for i in np.argsort(-clearance, kind="stable"):
+            x, y = float(pts[i, 0]), float(pts[i, 1])
+            if winding_number(x, y, loops) == 1:
+                return (x, y)
+        # too thin for the scan: step off the middle of an edge into the face
+        arc = loops[0][0]
+        x, y = arc.point_at(0.5)
+        step = (1.0 if arc.sweep > 0 else -1.0) * MERGE_TOL * 10 * self.scale / arc.r
+        return (x + (arc.cx - x) * step, y + (arc.cy - y) * step)
 
     def _faces(self) -> list[tuple[Loop, ...]]:
         """Boundary loops of every bounded face (outer loop first)."""

@@ -34,7 +34,9 @@ from .symmetry import MAX_ORDER, symmetry_order, turn_map
 PLUGIN = "circles"
 TURN, CUT = "turn", "cut"
 _KEYS = {"circles", "colours", "palette", "grid"}
-_CIRCLE_KEYS = {"id", "x", "y", "r", "kind", "steps", "name"}
+_CIRCLE_KEYS = {"id", "x", "y", "r", "kind", "steps", "name", "inner"}
+HOLE = "/hole"
+"""Suffix of the id of a ring's hole circle (user ids cannot contain '/')."""
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 _MOVE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -50,18 +52,32 @@ class DesignCircle:
     kind: str = TURN
     steps: int | None = None
     name: str | None = None
+    inner: float | None = None
+    """Radius of a hole: the turn then carries only the ring between ``inner`` and ``r``."""
 
     @property
     def shape(self) -> Circle:
         return Circle(self.id, self.x, self.y, self.r)
 
+    @property
+    def hole(self) -> Circle | None:
+        """The hole's circle (it cuts like any circle), or None for a full disk."""
+        return None if self.inner is None else Circle(self.id + HOLE, self.x, self.y, self.inner)
+
+    def carries(self, x: float, y: float) -> bool:
+        """Whether a turn of this circle carries the point (inside it, outside its hole)."""
+        d = math.hypot(x - self.x, y - self.y)
+        return d < self.r and (self.inner is None or d > self.inner)
+
     def to_data(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "x": self.x, "y": self.y, "r": self.r, "kind": self.kind}
+        out: dict[str, Any] = {"id": self.id, "x": _plain(self.x), "y": _plain(self.y), "r": _plain(self.r), "kind": self.kind}
         if self.kind == TURN:
             if self.steps is not None:
                 out["steps"] = self.steps
             if self.name is not None:
                 out["name"] = self.name
+            if self.inner is not None:
+                out["inner"] = _plain(self.inner)
         return out
 
 
@@ -110,7 +126,7 @@ class Design:
             "circles": [c.to_data() for c in self.circles],
             "colours": dict(self.colours),
             "palette": dict(self.palette),
-            "grid": self.grid,
+            "grid": None if self.grid is None else _plain(self.grid),
         }
 
     def _check_names(self) -> None:
@@ -126,7 +142,12 @@ class Design:
     # -- geometry ------------------------------------------------------------
     @cached_property
     def arrangement(self) -> Arrangement:
-        return Arrangement([c.shape for c in self.circles])
+        return Arrangement([c.shape for c in self.circles] + [c.hole for c in self.circles if c.hole is not None])
+
+    def turned_regions(self, circle: DesignCircle) -> list[Region]:
+        """The regions a turn of ``circle`` carries: inside it and outside its hole."""
+        hole = circle.hole
+        return [r for r in self.arrangement.regions_inside(circle.id) if hole is None or hole.id not in r.inside]
 
     def circle(self, circle_id: str) -> DesignCircle:
         for c in self.circles:
@@ -168,7 +189,7 @@ class Design:
         """Turns per full turn: the circle's own, else the finest turn its cells allow."""
         if circle.steps is not None:
             return circle.steps
-        return symmetry_order(self.arrangement, circle.shape, self.cell_index)
+        return symmetry_order(self.arrangement, circle.shape, self.turned_regions(circle), self.cell_index)
 
     def moves(self) -> list[CircleMove]:
         """Every turning circle's move; JamError (a PuzzleError) when a turn does not fit."""
@@ -178,11 +199,12 @@ class Design:
             if c.kind != TURN:
                 continue
             k = self.steps(c)
-            mapping = turn_map(self.arrangement, c.shape, k, self.cell_index, names[c.id])
+            turned_regions = self.turned_regions(c)
+            mapping = turn_map(self.arrangement, c.shape, turned_regions, k, self.cell_index, names[c.id])
             perm = list(range(len(self.cells)))
             for source, dest in mapping.items():
                 perm[dest] = source
-            turned = frozenset(self.cell_index[r.id] for r in self.arrangement.regions_inside(c.id) if r.id in self.cell_index)
+            turned = frozenset(self.cell_index[r.id] for r in turned_regions if r.id in self.cell_index)
             out.append(CircleMove(names[c.id], c.id, k, perm, turned))
         return out
 
@@ -193,15 +215,21 @@ class Design:
         moves = self.moves()
         if not moves:
             raise PuzzleError("the design has no turning circle, so no moves")
+        labels = [self.colours[r.id] for r in self.cells]
         return Puzzle(
-            [self.colours[r.id] for r in self.cells],
+            labels,
             {m.name: m.perm for m in moves},
             name=name,
             description=description,
-            palette={label: colour for label, colour in self.palette.items() if label in set(self.colours.values())},
+            palette={label: colour for label, colour in self.palette.items() if label in set(labels)},
             turned_parts={m.name: m.turned for m in moves if m.turned != _moved(m.perm)},
             plugin=PluginRecord(PLUGIN, self.to_data()),
         )
+
+
+def _plain(v: float) -> float | int:
+    """Whole numbers as ints, so files read ``"x": 4`` rather than ``4.0``."""
+    return int(v) if float(v).is_integer() else v
 
 
 def _moved(perm: list[int]) -> frozenset[int]:
@@ -262,7 +290,12 @@ def _read_circle(raw: Any, i: int) -> DesignCircle:
     name = raw.get("name")
     if name is not None and (not isinstance(name, str) or not _MOVE_NAME.match(name)):
         raise PuzzleError(f"{where}.name: {name!r} must be a move name (a letter, then letters, digits or '_')")
-    return DesignCircle(cid, x, y, r, kind, steps, name)
+    inner = raw.get("inner")
+    if inner is not None:
+        inner = _number(inner, f"{where}.inner")
+        if kind != TURN or not 0 < inner < r:
+            raise PuzzleError(f"{where}.inner: a hole needs a turning circle and a radius between 0 and r ({r:g}), got {inner:g}")
+    return DesignCircle(cid, x, y, r, kind, steps, name, inner)
 
 
 def _number(value: Any, where: str) -> float:
@@ -331,9 +364,10 @@ def complete_cuts(design: Design, limit: int = 400) -> Design:
 
 
 def _reaches_inside(c: DesignCircle, t: DesignCircle, tol: float) -> bool:
-    """Whether circle ``c`` has an arc strictly inside ``t`` (and is not concentric with it)."""
+    """Whether circle ``c`` has an arc where ``t`` turns (inside it, outside its hole), not concentric."""
     d = math.hypot(c.x - t.x, c.y - t.y)
-    return tol < d < c.r + t.r - tol and d + t.r > c.r + tol
+    in_hole = t.inner is not None and d + c.r <= t.inner + tol
+    return tol < d < c.r + t.r - tol and d + t.r > c.r + tol and not in_hole
 
 
 def _tidy(v: float) -> float:

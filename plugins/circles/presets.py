@@ -19,7 +19,7 @@ R = 4
 PRESETS: dict[str, str] = {
     "rashkey": "Rashkey: two disks one radius apart, quarter turns; 33 pieces (20 triangles, 7 diamonds, 6 squares).",
     "rashkey4x": "Four-disk Rashkey: four disks on the corners of a square of side one radius, quarter turns.",
-    "hungarian-rings": "Hungarian-rings style: two rings of 20 balls sharing two neighbouring balls.",
+    "hungarian-rings": "Hungarian rings: two rings of 20 balls crossing at right angles, sharing two balls.",
     "four-disks": "Four disks on a square, half turns; 12 moving pieces.",
 }
 
@@ -94,30 +94,35 @@ def rashkey4x() -> tuple[str, Design]:
 
 
 def hungarian_rings() -> tuple[str, Design]:
-    """Two rings of 20 balls each, sharing two balls that are neighbours on both rings.
+    """Two rings of 20 balls crossing at right angles, sharing two balls five apart on each ring.
 
-    Each ring is a turning disk a little larger than its track; every ball is
-    a small cut circle, and only balls are coloured. The rest of each disk is
-    empty space, so it need not be symmetric. The rings may share only
-    neighbouring balls: any other ball of one ring inside the other disk
-    would be carried off by that disk's turn.
+    Each ring is a turning circle with a hole (it carries only the ring's
+    track) and every ball is a small cut circle; only balls are coloured, so
+    the rest is empty space. Between the shared balls, four balls of each
+    ring lie in the other ring's hole, which its turns leave alone.
+    Colours: each ring's 14 outer balls red / blue, its 4 inner balls
+    yellow / green, the shared balls white.
     """
-    n, track, ball = 20, 10.0, 0.6
-    half = math.pi / n
-    apart = 2 * track * math.cos(half)
-    disks = [DesignCircle("A", 0.0, 0.0, track + ball + 0.3, TURN, n), DesignCircle("B", apart, 0.0, track + ball + 0.3, TURN, n)]
-    balls: list[DesignCircle] = []
-    for (cx, cy), offset in (((0.0, 0.0), half), ((apart, 0.0), math.pi + half)):
+    n, track, ball, gap = 20, 10.0, 0.9, 0.4
+    apart = track * math.sqrt(2)
+    width = ball + gap
+    rings = [
+        DesignCircle(name, x, 0.0, track + width, TURN, n, inner=track - width) for name, x in (("A", 0.0), ("B", round(apart, 9)))
+    ]
+    design = Design(rings, grid=None)
+    colour: dict[int, str] = {}
+    for ring, (outer, inner_colour), first in ((rings[0], ("red", "yellow"), -math.pi / 4), (rings[1], ("blue", "green"), 3 * math.pi / 4)):
         for j in range(n):
-            a = offset + 2 * half * j
-            x, y = round(cx + track * math.cos(a), 9), round(cy + track * math.sin(a), 9)
-            if not any(abs(b.x - x) < 1e-6 and abs(b.y - y) < 1e-6 for b in balls):
-                balls.append(DesignCircle(f"ball{len(balls) + 1}", x, y, ball, CUT))
-    design = Design(disks + balls, grid=None)
-    for b in balls:
-        region = design.arrangement.by_id[f"+{b.id}"]
-        shared = abs(b.x - apart / 2) < 1e-6
-        design.colours[region.id] = "white" if shared else ("red" if b.x < apart / 2 else "blue")
+            a = first + 2 * math.pi * j / n
+            x, y = round(ring.x + track * math.cos(a), 9), round(ring.y + track * math.sin(a), 9)
+            same = next((i for i, b in enumerate(design.circles) if b.kind == CUT and math.hypot(b.x - x, b.y - y) < 1e-6), None)
+            if same is not None:
+                colour[same] = "white"
+                continue
+            colour[len(design.circles)] = inner_colour if 0 < j < 5 else outer
+            design.circles.append(DesignCircle(f"ball{len(design.circles) - 1}", x, y, ball, CUT))
+    for i, label in colour.items():
+        design.colours[f"+{design.circles[i].id}"] = label
     design.palette.update(PALETTE)
     return "Hungarian rings", design
 

@@ -72,13 +72,16 @@ def _same_points(a: list[tuple[float, ...]], b: list[tuple[float, ...]], tol: fl
     return bool(np.all(gap.min(axis=1) <= tol) and np.all(gap.min(axis=0) <= tol))
 
 
-def turn_map(arr: Arrangement, circle: Circle, steps: int, cells: Mapping[str, int], move: str) -> dict[int, int]:
-    """Cell index -> cell index it goes to under one turn; JamError when the cells do not fit."""
+def turn_map(arr: Arrangement, circle: Circle, turned: Iterable[Region], steps: int, cells: Mapping[str, int], move: str) -> dict[int, int]:
+    """Cell index -> cell index it goes to when ``turned`` (the regions the circle carries) turn once.
+
+    JamError when the cells do not fit.
+    """
     angle = 2 * math.pi / steps
     out: dict[int, int] = {}
     clashes: list[tuple[str, str | None]] = []
     taken: dict[int, str] = {}
-    for region in arr.regions_inside(circle.id):
+    for region in turned:
         if region.id not in cells:
             continue
         target = lands_on(arr, region, circle, angle)
@@ -109,15 +112,15 @@ def _jam_message(arr: Arrangement, circle: Circle, steps: int, move: str, clashe
     )
 
 
-def symmetry_order(arr: Arrangement, circle: Circle, cells: Iterable[str]) -> int:
-    """The largest k such that turning by 360/k carries the circle's cells onto cells.
+def symmetry_order(arr: Arrangement, circle: Circle, turned: list[Region], cells: Iterable[str]) -> int:
+    """The largest k such that turning by 360/k carries the cells among ``turned`` onto cells.
 
-    With no cells inside yet the whole cut pattern inside counts. A pattern
+    With no cells there yet the whole cut pattern of ``turned`` counts. A pattern
     of concentric circles only fits every angle; its turn moves nothing and
     the answer is 1.
     """
-    inside = arr.regions_inside(circle.id)
-    chosen = [r for r in inside if r.id in set(cells)] or inside
+    cell_ids = set(cells)
+    chosen = [r for r in turned if r.id in cell_ids] or turned
     wanted = {r.id for r in chosen}
     count = _ring_gcd(chosen, circle, arr.scale * MATCH_TOL * 100)
     for k in sorted(_divisors(count), reverse=True):

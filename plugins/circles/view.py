@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from PyQt6.QtCore import QPointF, QRectF, Qt
@@ -84,10 +85,13 @@ def text_colour(fill: QColor) -> QColor:
     return QColor("#000000") if fill.lightnessF() > 0.55 else QColor("#ffffff")
 
 
-def circle_under(design: Design, x: float, y: float, kinds: Iterable[str] = (TURN,)) -> DesignCircle | None:
-    """The smallest circle of the given kinds containing the point, nearest centre first on ties."""
+def circle_under(design: Design, x: float, y: float, kinds: Iterable[str] = (TURN,), holes: bool = False) -> DesignCircle | None:
+    """The smallest circle of the given kinds whose turn carries the point (``holes``: or whose hole holds it).
+
+    Nearest centre first on ties.
+    """
     kinds = set(kinds)
-    inside = [c for c in design.circles if c.kind in kinds and math.hypot(x - c.x, y - c.y) < c.r]
+    inside = [c for c in design.circles if c.kind in kinds and (c.carries(x, y) or (holes and math.hypot(x - c.x, y - c.y) < c.r))]
     return min(inside, key=lambda c: (c.r, math.hypot(x - c.x, y - c.y)), default=None)
 
 
@@ -128,7 +132,13 @@ class _Painter:
         painter.setPen(qpen)
         painter.setBrush(brush or Qt.BrushStyle.NoBrush)
         for c in circles:
-            painter.drawEllipse(frame.to_widget(c.x, c.y), c.r * frame.scale, c.r * frame.scale)
+            path = QPainterPath()
+            path.setFillRule(Qt.FillRule.OddEvenFill)
+            centre = frame.to_widget(c.x, c.y)
+            for radius in (c.r, c.inner):
+                if radius is not None:
+                    path.addEllipse(centre, radius * frame.scale, radius * frame.scale)
+            painter.drawPath(path)
         painter.restore()
 
     def labels(self, painter: QPainter, frame: Frame, texts: Mapping[str, tuple[str, QColor]]) -> None:
@@ -211,6 +221,7 @@ TOOLS = (
     Tool("drag", "Drag circle", "Drag a circle to a new centre (Shift: off the grid)"),
     Tool("resize", "Resize circle", "Drag a circle's rim to change its radius"),
     Tool("delete", "Delete circle", "Click a circle's rim or inside to delete the smallest circle there"),
+    Tool("hole", "Ring hole", "Drag out from a turning circle's centre: a hole, so the turn carries only the ring; drag back to the centre to remove it"),
     Tool("steps", "Turn angle", "Click a turning circle: next turn angle its pattern allows (360/k); Shift-click: automatic"),
     Tool("complete", "Complete cuts", "Add the cut circles every turning circle needs to turn by its angle"),
     Tool("paint", "Paint region", "Click a region to give it the current colour: it becomes a cell"),
@@ -308,9 +319,10 @@ class CirclesDesigner(Designer):
         self._replace(self.design.circle(circle_id), steps=steps)
 
     def _replace(self, circle: DesignCircle, **changes: Any) -> None:
-        fields = {"id": circle.id, "x": circle.x, "y": circle.y, "r": circle.r, "kind": circle.kind, "steps": circle.steps, "name": circle.name}
-        fields.update(changes)
-        self._edit([DesignCircle(**fields) if c.id == circle.id else c for c in self.design.circles])
+        changed = replace(circle, **changes)
+        if changed.inner is not None and not 0 < changed.inner < changed.r:
+            raise PuzzleError(f"circle {circle.id}: its hole must stay smaller than the circle")
+        self._edit([changed if c.id == circle.id else c for c in self.design.circles])
 
     # -- painting ----------------------------------------------------------------
     def paint(self, painter: QPainter, rect: QRectF, options: DrawOptions) -> None:
@@ -378,6 +390,10 @@ class CirclesDesigner(Designer):
         self._active = None
         if tool in (TURN, CUT):
             return self._add_circle(tool, *self._snap(px, py, modifiers))
+        if tool == "hole":
+            target = circle_under(self.design, px, py, (TURN,), holes=True)
+            self._active = None if target is None else target.id
+            return False
         if tool in ("drag", "resize"):
             self._active = self.circle_at(x, y)
             if self._active is not None:
@@ -409,6 +425,9 @@ class CirclesDesigner(Designer):
                 return False
             return self._try_replace(c, x=nx, y=ny)
         r = self._snap_length(math.hypot(px - c.x, py - c.y))
+        if tool == "hole":
+            inner = None if math.hypot(px - c.x, py - c.y) < (self.design.grid or c.r / 10) / 2 else r
+            return inner != c.inner and self._try_replace(c, inner=inner)
         return r != c.r and self._try_replace(c, r=r)
 
     def release(self, tool: str, x: float, y: float) -> bool:
@@ -447,7 +466,7 @@ class CirclesDesigner(Designer):
                 return False
             self._replace(circle, steps=None)
             return True
-        finest = symmetry_order(self.design.arrangement, circle.shape, self.design.cell_index)
+        finest = symmetry_order(self.design.arrangement, circle.shape, self.design.turned_regions(circle), self.design.cell_index)
         options = [k for k in range(finest, 0, -1) if finest % k == 0]
         current = circle.steps if circle.steps in options else None
         steps = options[(options.index(current) + 1) % len(options)] if current is not None else options[0]

@@ -27,21 +27,23 @@ CELLS_ROLE = Qt.ItemDataRole.UserRole
 
 @dataclass
 class AnalysisResult:
-    """What the page shows: the analysis and the library of 3-cycles."""
+    """What the page shows: the analysis, its JSON summary and the 3-cycle library."""
 
     analysis: Any
     summary: dict[str, Any]
-    macros: list[Any]
+
+    @property
+    def macros(self) -> list[dict[str, Any]]:
+        """3-cycles as ``{"moves", "cells", "kind", "orbit", "length"}``."""
+        return list(self.summary.get("three_cycles") or [])
 
 
 def run_analysis(puzzle: Puzzle, progress: ProgressCallback, cancel: CancelToken) -> AnalysisResult:
-    """The background job: analysis (cached on the puzzle), then the 3-cycle library."""
+    """The background job: the analysis with its 3-cycle library (cached on the puzzle)."""
     from hlavolamy.analysis import analyse
-    from hlavolamy.analysis.commutators import three_cycle_library
 
     analysis = analyse(puzzle, progress=progress, cancel=cancel)
-    cancel.check()
-    return AnalysisResult(analysis, analysis.to_json(), list(three_cycle_library(puzzle, cancel=cancel)))
+    return AnalysisResult(analysis, analysis.to_json())
 
 
 def _preview(cells: list[int], limit: int = 8) -> str:
@@ -79,13 +81,15 @@ class AnalysisPage(QWidget):
         self.report = QPlainTextEdit()
         self.report.setReadOnly(True)
         self.report.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.report.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.report.setPlaceholderText("The analysis report appears here")
         self.structure = QTreeWidget()
         self.structure.setHeaderLabels(["Orbit / block", "Cells"])
         self.structure.setToolTip("Select an orbit or a block to highlight its cells")
         self.structure.itemSelectionChanged.connect(self._highlight_selection)
         self.cycles = QTreeWidget()
-        self.cycles.setHeaderLabels(["", "3-cycle", "Cells", "Kind"])
+        self.cycles.setHeaderLabels(["", "Length", "Cells", "Kind", "Sequence"])
+        self.cycles.setRootIsDecorated(False)
         self.cycles.setToolTip("Short sequences that move only three cells or pieces; Play plays one")
         self.cycles.itemSelectionChanged.connect(self._highlight_selection)
 
@@ -123,9 +127,10 @@ class AnalysisPage(QWidget):
         orbits = [list(o) for o in result.summary.get("orbits", [])]
         self._fill_structure(orbits, block_systems(result.summary))
         self._fill_cycles(puzzle, result.macros)
-        order = result.summary.get("order")
+        order = str(result.summary.get("order", ""))
+        exact = "" if result.summary.get("order_exact", True) else " (estimate)"
         self.summary.setText(f"{len(orbits)} orbits, {len(result.macros)} 3-cycles"
-                             + (f", {int(order):,} positions" if order and str(order).isdigit() else ""))
+                             + (f", {int(order):,} positions{exact}" if order.isdigit() else ""))
         self.orbits_found.emit(orbits)
         self.app.status("Analysis finished")
 
@@ -144,21 +149,27 @@ class AnalysisPage(QWidget):
             self.structure.addTopLevelItem(item)
         self.structure.resizeColumnToContents(0)
 
-    def _fill_cycles(self, puzzle: Puzzle, macros: list[Any]) -> None:
+    def _fill_cycles(self, puzzle: Puzzle, macros: list[dict[str, Any]]) -> None:
         self.cycles.clear()
         for macro in macros:
-            cells = [int(c) for c in macro.cells]
-            item = QTreeWidgetItem(["", puzzle.format(macro.turns), _preview(cells), str(macro.kind)])
+            cells = [int(c) for c in macro["cells"]]
+            text = str(macro["moves"])
+            item = QTreeWidgetItem(["", str(macro.get("length", "")), _preview(cells, 4), str(macro.get("kind", "")), text])
             item.setData(0, CELLS_ROLE, cells)
-            item.setToolTip(1, f"{puzzle.format(macro.turns)}\n{puzzle.length(macro.turns)} moves, orbit {macro.orbit}")
+            item.setToolTip(4, f"{text}\n{macro.get('length', '?')} moves, orbit {macro.get('orbit', '?')}")
             self.cycles.addTopLevelItem(item)
             button = QToolButton()
             button.setText("Play")
             button.setToolTip("Play this 3-cycle on the puzzle")
-            button.clicked.connect(lambda _=False, m=macro: self.app.play(list(m.turns), f"3-cycle {puzzle.format(m.turns)}"))
+            button.clicked.connect(lambda _=False, t=text: self.play_macro(t))
             self.cycles.setItemWidget(item, 0, button)
-        for column in range(4):
+        for column in range(1, 4):
             self.cycles.resizeColumnToContents(column)
+        self.cycles.setColumnWidth(0, 56)
+
+    def play_macro(self, text: str) -> None:
+        puzzle = self.app.document.require_puzzle()
+        self.app.play(puzzle.parse(text), f"3-cycle {text}")
 
     def _highlight_selection(self) -> None:
         tree = self.sender()

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from hlavolamy.gui.window import MainWindow
 
 BUTTON_COLUMNS = 6
+MAX_BUTTON_ROWS = 6
+"""More rows than this scroll (a 33x33x33 cube has 99 moves)."""
 
 
 def cycle_summary(perm: P.Perm) -> str:
@@ -68,8 +70,7 @@ class MovesPage(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.button_box)
-        scroll.setMinimumHeight(60)
-        scroll.setMaximumHeight(240)
+        self.scroll = scroll
         moves_group = QGroupBox("Moves")
         QVBoxLayout(moves_group).addWidget(scroll)
 
@@ -123,6 +124,9 @@ class MovesPage(QWidget):
             button.play.connect(lambda m, power: self.app.play([Turn(m, power)]))
             self.button_grid.addWidget(button, k // BUTTON_COLUMNS, k % BUTTON_COLUMNS)
             self.buttons[move] = button
+        rows = -(-len(puzzle.moves) // BUTTON_COLUMNS)
+        row_height = next(iter(self.buttons.values())).sizeHint().height() + self.button_grid.spacing()
+        self.scroll.setFixedHeight(min(MAX_BUTTON_ROWS, rows) * row_height + 2 * self.scroll.frameWidth() + 4)
 
     def refresh(self, state: State | None, history: tuple[Turn, ...]) -> None:
         """Position changed: history list and which moves a blocking forbids."""

@@ -168,7 +168,7 @@ class PositionPage(QWidget):
         self.app.show_override(State.solved(shown))
 
     def apply_colours(self) -> None:
-        from hlavolamy.analysis.membership import state_from_colours
+        from hlavolamy.analysis.colours import state_from_colours
 
         puzzle = self.app.document.require_puzzle()
         colours = list(self.painted or [])

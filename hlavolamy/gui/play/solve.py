@@ -13,6 +13,7 @@ from PyQt6.QtWidgets import (
 )
 
 from hlavolamy.core.progress import CancelToken, ProgressCallback
+from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn, invert
 
@@ -25,6 +26,41 @@ MODES = (
     ("orbit-only", "One orbit alone", "Solve the chosen orbit; other orbits may be scrambled"),
 )
 STEP_INTERVAL_MS = 300
+RANDOM_WALK = 2000
+"""Turns of the random walk used when the group is too big for exact uniform sampling."""
+
+
+def solver_strategies() -> tuple[str, ...]:
+    """The strategies the solver offers (``auto`` first)."""
+    from hlavolamy.solve import STRATEGIES
+
+    return STRATEGIES
+
+
+def random_position(puzzle: Puzzle, seed: int, cancel: CancelToken | None = None) -> tuple[State, str]:
+    """A random reachable position and how it was drawn.
+
+    Uniform when the group is small enough for a stabiliser chain (the
+    analysis builds it): a random rank unranked through the chain. Otherwise
+    a long random walk of generator turns, which is close to uniform but not
+    exactly; the returned text says which.
+    """
+    from hlavolamy.analysis.blocks import pieces
+    from hlavolamy.analysis.membership import whole_group
+    from hlavolamy.core.scramble import random_scramble
+
+    rng = random.Random(seed)
+    group = whole_group(puzzle)
+    if cancel is not None:
+        cancel.check()
+    if group is None:
+        turns = random_scramble(puzzle, RANDOM_WALK, rng)
+        return State.solved(puzzle).apply(turns), f"a random walk of {RANDOM_WALK} turns (the group is too big to sample exactly)"
+    cells = np.array(sorted(c for orbit in pieces(puzzle).orbits for c in orbit), dtype=np.int64)
+    local = np.array(group.coset_unrank(rng.randrange(group.order())).array_form, dtype=np.int64)
+    perm = np.arange(puzzle.n_cells)
+    perm[cells] = cells[local]
+    return State(puzzle, perm), f"uniform over all {group.order():,} positions"
 
 
 class SolutionPlayer:
@@ -100,8 +136,7 @@ class SolvePage(QWidget):
         self.orbit = QComboBox()
         self.orbit.setToolTip("Orbits come from the analysis (Analysis page)")
         self.strategy = QComboBox()
-        self.strategy.setEditable(True)
-        self.strategy.addItem("auto")
+        self.strategy.addItems(solver_strategies())
         self.strategy.setToolTip("Solver strategy; auto picks one for the puzzle")
         self.time_limit = QDoubleSpinBox()
         self.time_limit.setRange(0, 3600)
@@ -221,18 +256,17 @@ class SolvePage(QWidget):
         self.app.status(f"Scrambled with {n} moves, seed {seed}: {puzzle.format(turns)}")
 
     def random_position(self) -> None:
-        from hlavolamy.core.scramble import random_state
-
         puzzle = self.app.document.puzzle
         if puzzle is None:
             return
         seed = self.seed.value()
 
-        def job(progress: ProgressCallback, cancel: CancelToken) -> State:
-            return random_state(puzzle, seed)
+        def done(result: tuple[State, str]) -> None:
+            state, how = result
+            self.app.document.set_state(state, f"Random position (seed {seed})")
+            self.app.status(f"Random position, seed {seed}: {how}")
 
-        self.app.run_task("Random position", job,
-                          lambda state: self.app.document.set_state(state, f"Random position (seed {seed})"))
+        self.app.run_task("Random position", lambda progress, cancel: random_position(puzzle, seed, cancel), done)
 
     # -- solve -------------------------------------------------------------------
     def solve(self) -> None:
@@ -244,7 +278,7 @@ class SolvePage(QWidget):
             return
         mode = self.mode.currentData()
         orbit = self.orbit.currentData() if mode != "whole" else None
-        strategy = self.strategy.currentText().strip() or "auto"
+        strategy = self.strategy.currentText()
         limit = self.time_limit.value() or None
         self.stop_animation()
 

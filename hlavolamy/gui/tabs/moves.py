@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from PyQt6.QtCore import Qt
 from PyQt6.QtWidgets import (
-    QFormLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QPushButton, QSpinBox, QSplitter,
+    QFormLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QSplitter,
     QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -72,7 +72,11 @@ class MovesTab(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Move", "Order", "Cycles"])
         self.tree.setToolTip("Each move's permutation as cycles: (a b c) sends the piece at b to a, c to b, a to c")
-        self.tree.itemSelectionChanged.connect(self._highlight)
+        self.tree.itemSelectionChanged.connect(self._show_selected)
+        self.detail = QPlainTextEdit()
+        self.detail.setReadOnly(True)
+        self.detail.setMaximumHeight(110)
+        self.detail.setPlaceholderText("Select a move to see all its cycles")
         self.rename_button = QPushButton("Rename…")
         self.rename_button.clicked.connect(lambda: app.guarded(self.rename))
         self.delete_button = QPushButton("Delete")
@@ -97,6 +101,7 @@ class MovesTab(QWidget):
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.addWidget(self.tree, 1)
+        left_layout.addWidget(self.detail)
         left_layout.addLayout(row)
         left_layout.addWidget(self.add_group)
         self.circle_id: str | None = None
@@ -187,11 +192,16 @@ class MovesTab(QWidget):
         items = self.tree.selectedItems()
         return items[0].data(0, Qt.ItemDataRole.UserRole) if items else None
 
-    def _highlight(self) -> None:
+    def _show_selected(self) -> None:
+        """The selected move's full cycles (the list cuts long ones short)."""
         move = self.selected_move()
         puzzle = self.app.document.puzzle
-        cells = frozenset(P.support(puzzle.move(move)).tolist()) if move and puzzle else frozenset()
-        self.app.set_highlight(cells)
+        if move is None or puzzle is None:
+            self.detail.clear()
+            return
+        perm = puzzle.move(move)
+        self.detail.setPlainText(f"{move}: order {puzzle.move_order(move)}, moves {P.support(perm).size} cells\n"
+                                 f"{P.format_cycles(perm)}")
 
     def add_move(self) -> None:
         puzzle = self.app.document.require_puzzle()

@@ -1,0 +1,112 @@
+"""The "commutators" strategy: the thesis's Algorithm 1 generalised.
+
+1. Phase 0 (:mod:`~hlavolamy.solve.quotient`): plain moves fix what no
+   macro changes — groups of orbits without a macro of their own or so small
+   that a search is cheaper (a 3x3x3's centres), and the parities.
+2. Each remaining group of lockstep orbits (one piece orbit) is solved by
+   conjugated macros that move only that group
+   (:mod:`~hlavolamy.solve.greedy`), so solved groups stay solved.
+
+Groups are the piece orbits of :mod:`hlavolamy.analysis.blocks`; macros
+come from :mod:`hlavolamy.analysis.commutators`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hlavolamy.analysis.commutators import small_support_macros
+from hlavolamy.analysis.independent import cell_groups
+from hlavolamy.core.progress import CancelToken, ProgressCallback, report
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.errors import HlavolamyError
+from hlavolamy.solve.greedy import GroupTable, build_table, solve_group
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient, fix_parities_linear
+
+SMALL_GROUP = 8
+"""Groups of at most this many cells are solved in phase 0 by search, not by macros."""
+
+
+class Stuck(HlavolamyError):
+    """No macro improves a group: the strategy cannot finish this position."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a puzzle is decomposed: cells of each group, its macro table, and the frozen cells."""
+
+    groups: list[np.ndarray]
+    tables: list[GroupTable | None]
+    frozen: np.ndarray
+
+
+def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> Plan:
+    """Group cells, find macros and build conjugate tables (cached on the puzzle)."""
+    key = "solve.plan"
+    if key in puzzle.cache:
+        return puzzle.cache[key]
+    group_of, _ = cell_groups(puzzle)
+    macros = small_support_macros(puzzle, cancel=cancel, progress=progress)
+    groups = [np.flatnonzero(group_of == g) for g in range(int(group_of.max()) + 1)]
+    tables: list[GroupTable | None] = []
+    frozen = []
+    for g, cells in enumerate(groups):
+        own = [m.turns for m in macros if all(group_of[c] == g for c in m.cells)]
+        table = build_table(puzzle, cells, own, cancel=cancel) if own and cells.size > SMALL_GROUP else None
+        tables.append(table)
+        if table is None:
+            frozen.append(cells)
+        report(progress, (g + 1) / len(groups), f"set-ups for group {g + 1} of {len(groups)}")
+    result = Plan(groups, tables, np.concatenate(frozen) if frozen else np.zeros(0, dtype=np.int64))
+    puzzle.cache[key] = result
+    return result
+
+
+def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None = None) -> None:
+    """Fix the frozen cells and (exact positions) the invariant vector with plain moves."""
+    try:
+        problem.play(bfs_quotient(problem, frozen, problem.exact, cancel=cancel))
+        return
+    except QuotientTooBig:
+        pass
+    problem.play(bfs_quotient(problem, frozen, False, cancel=cancel))
+    if problem.exact:
+        problem.play(fix_parities_linear(problem, frozen))
+
+
+def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,
+                     progress: ProgressCallback | None = None, only: int | None = None) -> None:
+    """Solve ``problem`` in place: phase 0, then group by group. ``only``: one group, no phase 0.
+
+    Raises :class:`Stuck` when a group cannot be finished by its macros.
+    """
+    p = plan(problem.puzzle, cancel=cancel)
+    if only is None:
+        report(progress, 0.05, "phase 0: frozen cells and parities")
+        try:
+            phase0(problem, p.frozen, cancel=cancel)
+        except ValueError as exc:
+            raise Stuck(str(exc)) from None
+    order = [only] if only is not None else sorted(range(len(p.groups)), key=lambda g: -p.groups[g].size)
+    for step, g in enumerate(order):
+        if problem.is_solved():
+            return
+        table = p.tables[g]
+        cells = p.groups[g]
+        if table is None:
+            if _group_right(problem, cells):
+                continue
+            raise Stuck(f"group of cells {cells[:6].tolist()}... has no macro that moves it alone")
+        if not solve_group(problem, table, cancel=cancel) and not problem.is_solved():
+            raise Stuck(f"no macro improves the group of cells {cells[:6].tolist()}...")
+        report(progress, 0.1 + 0.9 * (step + 1) / len(order), f"group {step + 1} of {len(order)} solved")
+
+
+def _group_right(problem: Problem, cells: np.ndarray) -> bool:
+    ok = problem.labels[cells] == problem.goal[cells]
+    if problem.care is not None:
+        ok |= ~problem.care[cells]
+    return bool(np.all(ok))

@@ -1,0 +1,165 @@
+"""Solve one group of orbits with conjugated macros, greedily by cells fixed per move.
+
+A macro ``C`` moving only cells of the group, conjugated by a set-up ``A``,
+is ``A C A'``: it does to the cells ``A(S)`` what ``C`` does to its support
+``S``, and still leaves every other cell alone. For all macros and all
+set-ups found by a breadth-first search (one set-up per distinct action on
+the group's cells, shortest first) the table holds, per conjugate, the
+positions it writes and the positions it reads, padded to one width. One
+numpy comparison then scores every conjugate at once: cells it makes right
+minus cells it makes wrong; the best ratio to its length is played. This
+works on exact labels and on colours alike (identical pieces just make more
+conjugates useful).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from hlavolamy.analysis.independent import generators
+from hlavolamy.core.progress import CancelToken
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.turns import Turn, invert
+from hlavolamy.solve.problem import Problem
+
+MAX_CANDIDATES = 400_000
+"""Most conjugates scored per step (memory: candidates x support width)."""
+
+
+@dataclass(frozen=True)
+class GroupTable:
+    """Every conjugate ``A C A'`` of a group's macros: what it writes, what it reads, its length."""
+
+    cells: np.ndarray
+    positions: np.ndarray
+    sources: np.ndarray
+    cost: np.ndarray
+    macro: np.ndarray
+    setup: np.ndarray
+    macro_words: list[list[Turn]]
+    setup_words: list[list[Turn]]
+
+    def word(self, k: int) -> list[Turn]:
+        a = self.setup_words[self.setup[k]]
+        return a + self.macro_words[self.macro[k]] + invert(a)
+
+
+def local_moves(puzzle: Puzzle, cells: np.ndarray) -> tuple[list[Turn], np.ndarray]:
+    """Single steps that move a cell of ``cells``, as permutations of the local indices."""
+    index = np.full(puzzle.n_cells, -1, dtype=np.int64)
+    index[cells] = np.arange(cells.size)
+    gens, perms = [], []
+    for g in generators(puzzle):
+        local = index[puzzle.turn_perm(g)[cells]]
+        if np.any(local != np.arange(cells.size)):
+            gens.append(g)
+            perms.append(local)
+    return gens, np.array(perms, dtype=np.int64).reshape(len(perms), cells.size)
+
+
+def setups(puzzle: Puzzle, cells: np.ndarray, *, limit: int, max_depth: int = 8,
+           cancel: CancelToken | None = None) -> tuple[list[list[Turn]], np.ndarray]:
+    """Set-up words by breadth-first search, one per distinct action on ``cells`` (identity first)."""
+    gens, perms = local_moves(puzzle, cells)
+    ident = np.arange(cells.size, dtype=np.int64)
+    words: list[list[Turn]] = [[]]
+    actions = [ident]
+    seen = {ident.tobytes()}
+    frontier = [0]
+    for _ in range(max_depth):
+        nxt = []
+        for k in frontier:
+            if cancel is not None:
+                cancel.check()
+            base = actions[k]
+            for g, gp in zip(gens, perms):
+                act = base[gp]
+                key = act.tobytes()
+                if key in seen:
+                    continue
+                seen.add(key)
+                words.append(words[k] + [g])
+                actions.append(act)
+                nxt.append(len(words) - 1)
+                if len(words) >= limit:
+                    return words, np.array(actions)
+        if not nxt:
+            break
+        frontier = nxt
+    return words, np.array(actions)
+
+
+def build_table(puzzle: Puzzle, cells: np.ndarray, macros: Sequence[Sequence[Turn]], *,
+                cancel: CancelToken | None = None) -> GroupTable | None:
+    """The conjugate table of ``macros`` (each moving only ``cells``) and their inverses; None if no macro."""
+    index = np.full(puzzle.n_cells, -1, dtype=np.int64)
+    index[cells] = np.arange(cells.size)
+    words, locals_ = [], []
+    seen = set()
+    for turns in macros:
+        for w in (list(turns), invert(turns)):
+            local = index[puzzle.perm_of(w)[cells]]
+            key = local.tobytes()
+            if key not in seen and np.any(local != np.arange(cells.size)):
+                seen.add(key)
+                words.append(w)
+                locals_.append(local)
+    if not words:
+        return None
+    width = max(int(np.count_nonzero(c != np.arange(cells.size))) for c in locals_)
+    setup_words, actions = setups(puzzle, cells, limit=max(50, MAX_CANDIDATES // len(words)), cancel=cancel)
+    setup_len = np.array([len(w) for w in setup_words])
+    sentinel = cells.size
+    pos_parts, src_parts, cost_parts, mac_parts, set_parts = [], [], [], [], []
+    for m, (w, c) in enumerate(zip(words, locals_)):
+        support = np.flatnonzero(c != np.arange(cells.size))
+        pos = np.full((len(setup_words), width), sentinel, dtype=np.int32)
+        src = np.full((len(setup_words), width), sentinel, dtype=np.int32)
+        pos[:, :support.size] = actions[:, support]
+        src[:, :support.size] = actions[:, c[support]]
+        pos_parts.append(pos)
+        src_parts.append(src)
+        cost_parts.append(2 * setup_len + puzzle.length(w))
+        mac_parts.append(np.full(len(setup_words), m))
+        set_parts.append(np.arange(len(setup_words)))
+    cost = np.concatenate(cost_parts)
+    order = np.argsort(cost, kind="stable")
+    return GroupTable(cells, np.concatenate(pos_parts)[order], np.concatenate(src_parts)[order], cost[order],
+                      np.concatenate(mac_parts)[order], np.concatenate(set_parts)[order], words, setup_words)
+
+
+def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
+                max_steps: int = 10_000, kicks: int = 30, seed: int = 0) -> bool:
+    """Play conjugates while one makes cells of the group right; True when the group (or the problem) is solved.
+
+    At a dead end (no conjugate gains, e.g. two edges left flipped while the
+    library has no flip) up to ``kicks`` times a random cheap conjugate that
+    loses nothing is played, which reshuffles the leftovers into a shape some
+    macro can fix (two 3-cycles with different twists make a pure twist).
+    """
+    rng = np.random.default_rng(seed)
+    cells = table.cells
+    goal = np.append(problem.goal[cells], -1)
+    care = np.ones(cells.size + 1, dtype=bool) if problem.care is None else np.append(problem.care[cells], True)
+    weight = care[table.positions]
+    moves_something = (table.positions != table.sources).any(1)
+    for _ in range(max_steps):
+        if cancel is not None:
+            cancel.check()
+        labels = np.append(problem.labels[cells], -1)
+        if np.all((labels == goal) | ~care) or problem.is_solved():
+            return True
+        want = goal[table.positions]
+        gain = ((labels[table.sources] == want) & weight).sum(1) - ((labels[table.positions] == want) & weight).sum(1)
+        best = int(np.argmax(gain / table.cost))
+        if gain[best] <= 0:
+            neutral = np.flatnonzero((gain == 0) & moves_something & (labels[table.sources] != labels[table.positions]).any(1))
+            if kicks <= 0 or neutral.size == 0:
+                return False
+            kicks -= 1
+            best = int(rng.choice(neutral[: max(1, neutral.size // 20)]))
+        problem.play(table.word(best))
+    return False

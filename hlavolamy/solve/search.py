@@ -1,0 +1,110 @@
+"""The "search" strategy: shortest solutions by bidirectional breadth-first search.
+
+Forward from the position and backward from the goal (with inverse steps),
+always growing the smaller side, until the two meet; the meeting state
+joins a shortest word. Labels are compared as bytes, so colour positions
+(identical pieces) search the smaller space of colourings. Only for small
+groups: :func:`search_feasible` asks for an exact group order below
+:data:`MAX_ORDER`, and :data:`MAX_STATES` caps the work.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hlavolamy.analysis.independent import generators
+from hlavolamy.core.progress import CancelToken, ProgressCallback, report
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.turns import Turn
+from hlavolamy.errors import HlavolamyError
+from hlavolamy.solve.problem import Problem
+
+MAX_ORDER = 5_000_000
+"""Largest group order for which ``auto`` picks the search."""
+MAX_STATES = 3_000_000
+"""Most states both searches may hold together."""
+_MAX_CELLS = 64
+
+
+class SearchFailed(HlavolamyError):
+    """The search ran out of room (or cannot handle wildcards or orbit modes)."""
+
+
+def search_feasible(puzzle: Puzzle) -> bool:
+    """Small enough for a shortest-solution search: few moved cells and a small exact group order."""
+    key = "solve.search_feasible"
+    if key not in puzzle.cache:
+        from hlavolamy.analysis.blocks import pieces
+        from hlavolamy.analysis.membership import group_order
+
+        moved = sum(len(o) for o in pieces(puzzle).orbits)
+        feasible = False
+        if moved <= _MAX_CELLS:
+            order = group_order(puzzle)
+            feasible = order.exact and order.value <= MAX_ORDER
+        puzzle.cache[key] = feasible
+    return puzzle.cache[key]
+
+
+class _Side:
+    """One direction of the search: visited states with the step that reached them."""
+
+    def __init__(self, root: np.ndarray):
+        self.parent: dict[bytes, tuple[bytes | None, int]] = {root.tobytes(): (None, -1)}
+        self.frontier = root[None, :]
+
+    def path(self, key: bytes) -> list[int]:
+        steps = []
+        while True:
+            prev, g = self.parent[key]
+            if prev is None:
+                return steps[::-1]
+            steps.append(g)
+            key = prev
+
+
+def search(problem: Problem, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> None:
+    """Play a shortest solution of ``problem``; raises :class:`SearchFailed` past :data:`MAX_STATES`."""
+    if problem.wildcards or problem.care is not None:
+        raise SearchFailed("the search handles whole puzzles without wildcards only")
+    if problem.is_solved():
+        return
+    puzzle = problem.puzzle
+    gens = generators(puzzle)
+    perms = [puzzle.turn_perm(g) for g in gens]
+    back_perms = [puzzle.turn_perm(Turn(g.move, -g.power)) for g in gens]
+    dtype = np.uint8 if max(problem.labels.max(), problem.goal.max()) < 256 else np.int32
+    fwd, bwd = _Side(problem.labels.astype(dtype)), _Side(problem.goal.astype(dtype))
+    while fwd.frontier.size and bwd.frontier.size:
+        if len(fwd.parent) + len(bwd.parent) > MAX_STATES:
+            raise SearchFailed(f"more than {MAX_STATES} states searched")
+        grow_forward = len(fwd.frontier) <= len(bwd.frontier)
+        side, other, step = (fwd, bwd, perms) if grow_forward else (bwd, fwd, back_perms)
+        meet = _expand(side, other, step, cancel)
+        report(progress, min(0.95, (len(fwd.parent) + len(bwd.parent)) / MAX_STATES), "searching")
+        if meet is not None:
+            first = [gens[g] for g in fwd.path(meet)]
+            second = [gens[g] for g in reversed(bwd.path(meet))]
+            problem.play(first + second)
+            return
+    raise SearchFailed("the goal cannot be reached from this position")
+
+
+def _expand(side: _Side, other: _Side, step: list[np.ndarray], cancel: CancelToken | None) -> bytes | None:
+    """Grow ``side`` by one level; the key of a state both sides know, if any."""
+    new_rows = []
+    for row in side.frontier:
+        if cancel is not None:
+            cancel.check()
+        key = row.tobytes()
+        for g, p in enumerate(step):
+            child = row[p]
+            ck = child.tobytes()
+            if ck in side.parent:
+                continue
+            side.parent[ck] = (key, g)
+            if ck in other.parent:
+                return ck
+            new_rows.append(child)
+    side.frontier = np.array(new_rows) if new_rows else side.frontier[:0]
+    return None

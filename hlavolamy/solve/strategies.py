@@ -1,0 +1,93 @@
+"""Choosing and running a strategy, with the fall-backs that make every reachable position solvable.
+
+* ``commutators`` — :mod:`~hlavolamy.solve.decompose` (phase 0, then
+  conjugated macros group by group). On colours it works on the colours
+  directly; if it gets stuck (a parity that identical pieces hide), the
+  current colours are turned into a reachable exact position
+  (:func:`~hlavolamy.analysis.colours.assign_colours`) and solved exactly.
+* ``search`` — :mod:`~hlavolamy.solve.search`: bidirectional breadth-first
+  search, shortest solutions, for small groups only.
+* ``auto`` — ``search`` when the puzzle is small enough for it to finish
+  quickly, else ``commutators``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hlavolamy.core.progress import CancelToken, ProgressCallback
+from hlavolamy.errors import HlavolamyError, UnreachableError
+from hlavolamy.solve.decompose import Stuck, plan, solve_decomposed
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient
+from hlavolamy.solve.search import SearchFailed, search, search_feasible
+
+
+def run(problem: Problem, strategy: str, mode: str, group: int | None, *,
+        progress: ProgressCallback | None, cancel: CancelToken) -> str:
+    """Solve ``problem`` in place with ``strategy``; returns the name of the strategy that did it."""
+    if strategy == "auto":
+        strategy = "search" if mode == "whole" and search_feasible(problem.puzzle) else "commutators"
+        if strategy == "search":
+            try:
+                search(problem, cancel=cancel, progress=progress)
+                return "search"
+            except SearchFailed:
+                strategy = "commutators"
+    if strategy == "search":
+        if mode != "whole":
+            raise HlavolamyError("the search strategy solves whole puzzles only; use commutators for an orbit mode")
+        search(problem, cancel=cancel, progress=progress)
+        return "search"
+    if mode == "whole":
+        _whole(problem, progress, cancel)
+    elif mode == "orbit-keep":
+        _orbit(problem, group, progress, cancel, keep=True)
+    else:
+        _orbit(problem, group, progress, cancel, keep=False)
+    return "commutators"
+
+
+def _whole(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> None:
+    try:
+        solve_decomposed(problem, cancel=cancel, progress=progress)
+        return
+    except Stuck as exc:
+        reason = str(exc)
+    if problem.exact:
+        raise HlavolamyError(f"the commutators strategy could not finish this position: {reason}")
+    _colours_to_exact(problem)
+    try:
+        solve_decomposed(problem, cancel=cancel, progress=progress)
+    except Stuck as exc:
+        raise HlavolamyError(f"the commutators strategy could not finish this position: {exc}") from None
+
+
+def _colours_to_exact(problem: Problem) -> None:
+    """Continue a colour problem as an exact one: a reachable permutation showing the current colours."""
+    from hlavolamy.analysis.colours import assign_colours
+
+    puzzle = problem.puzzle
+    state = assign_colours(puzzle, problem.labels, wildcards=problem.wildcards)
+    changed = int(np.count_nonzero(puzzle.colour_ids[state.perm] != problem.labels))
+    problem.slack = max(0, problem.wildcards - changed)
+    problem.labels = np.asarray(state.perm, dtype=np.int64)
+    problem.goal = np.arange(problem.puzzle.n_cells, dtype=np.int64)
+    problem.exact = True
+
+
+def _orbit(problem: Problem, group: int, progress: ProgressCallback | None, cancel: CancelToken, *, keep: bool) -> None:
+    """Solve one group: with its own macros only (keep), or after fixing its parities with any moves."""
+    p = plan(problem.puzzle, cancel=cancel)
+    cells = p.groups[group]
+    if not keep:
+        try:
+            problem.play(bfs_quotient(problem, cells if p.tables[group] is None else cells[:0], problem.exact,
+                                      care=cells, cancel=cancel))
+        except (QuotientTooBig, ValueError):
+            pass
+    try:
+        solve_decomposed(problem, cancel=cancel, progress=progress, only=group)
+    except Stuck as exc:
+        how = "without disturbing the other orbits" if keep else "with its macros"
+        raise UnreachableError(f"this orbit cannot be solved {how}: {exc}") from None
