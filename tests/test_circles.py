@@ -109,6 +109,22 @@ def two_disks(steps: int | None = 4, cuts: bool = True) -> Design:
     return coloured(disks)
 
 
+@settings(max_examples=12, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3)), min_size=1, max_size=3, unique=True),
+    st.integers(2, 4),
+    st.sampled_from([2, 4]),
+)
+def test_completed_lattice_designs_turn_without_jams(centres: list[tuple[int, int]], radius: int, steps: int) -> None:
+    """Disks on lattice points with completed cuts: every turn fits, and k turns are the identity."""
+    disks = Design([DesignCircle(f"D{i}", x * 2, y * 2, radius, "turn", steps) for i, (x, y) in enumerate(centres)])
+    design = coloured(design_mod.complete_cuts(disks))
+    puzzle = design.puzzle()
+    for name in puzzle.moves:
+        assert P.is_identity(P.power(puzzle.moves[name], steps))
+        assert steps % puzzle.move_order(name) == 0
+
+
 def test_automatic_steps_find_the_quarter_turn() -> None:
     design = two_disks(steps=None)
     assert [m.steps for m in design.moves()] == [4, 4]
@@ -185,13 +201,33 @@ def test_four_disks_has_twelve_moving_pieces_and_reports_whole_turned_parts() ->
     assert GEOMETRY.turned_parts(puzzle.plugin.data)["A"] == sorted(puzzle.turned_part("A"))
 
 
-def test_hungarian_rings_are_two_twenty_cycles_sharing_two_balls() -> None:
+def test_hungarian_rings_share_two_balls_five_apart() -> None:
     _, design = presets.preset("hungarian-rings")
     puzzle = design.puzzle()
-    a, b = (set(P.support(m).tolist()) for m in puzzle.moves.values())
-    assert P.cycle_type(puzzle.moves["A"]) == P.cycle_type(puzzle.moves["B"])
-    assert sorted(len(c) for c in P.cycles(puzzle.moves["A"])) == [20]
-    assert len(a & b) == 2
+    a, b = puzzle.moves["A"], puzzle.moves["B"]
+    assert P.cycle_type(a) == P.cycle_type(b) == {20: 1}
+    shared = set(P.support(a).tolist()) & set(P.support(b).tolist())
+    assert len(shared) == 2
+    for move in (a, b):
+        (cycle,) = P.cycles(move)
+        i, j = sorted(cycle.index(c) for c in shared)
+        assert min(j - i, 20 - (j - i)) == 5
+    # each ring's hole holds four balls of the other ring, which its turn leaves alone
+    assert len(puzzle.turned_part("A")) == 20
+
+
+def test_a_ring_turns_only_what_lies_between_its_hole_and_rim() -> None:
+    ring = DesignCircle("A", 0, 0, 4, "turn", 4, inner=2)
+    balls = [DesignCircle(f"b{i}", x, y, 0.5, "cut") for i, (x, y) in enumerate([(3, 0), (0, 3), (-3, 0), (0, -3), (1, 0)])]
+    design = Design([ring, *balls], {f"+b{i}": "x" for i in range(5)})
+    (move,) = design.moves()
+    assert move.perm[4] == 4 and sorted(move.turned) == [0, 1, 2, 3]
+    assert P.cycle_type(P.as_perm(move.perm)) == {4: 1}
+    straddling = Design([ring, DesignCircle("s", 2, 0, 0.5, "cut")])  # a ball half in the hole
+    straddling.colours = {r.id: "x" for r in straddling.arrangement.regions if "s" in r.inside}
+    assert len(straddling.colours) == 2
+    with pytest.raises(JamError):
+        straddling.moves()
 
 
 def test_build_from_parameters() -> None:
@@ -213,6 +249,8 @@ def test_build_from_parameters() -> None:
         (lambda d: d["colours"].update({"+A-nowhere": "red"}), "do not form"),
         (lambda d: d.update(colour={}), "unknown key 'colour'"),
         (lambda d: d["palette"].update(red="crimson"), "#rrggbb"),
+        (lambda d: d["circles"][0].update(inner=4), r"circles\[0\]\.inner"),
+        (lambda d: d["circles"][2].update(inner=1), r"circles\[2\]\.inner: a hole needs a turning circle"),
     ],
 )
 def test_bad_data_is_refused_with_its_place(change, message: str) -> None:

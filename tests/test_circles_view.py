@@ -158,3 +158,19 @@ def test_designer_steps_tool_cycles_allowed_angles(app) -> None:
     assert seen == [2, 1, 4]
     assert designer.press("steps", x, y, frozenset({"shift"}))
     assert "steps" not in designer.data()["circles"][0]
+
+
+def test_designer_hole_tool_makes_a_ring(app) -> None:
+    puzzle = GEOMETRY.build(preset="four-disks")
+    designer = GEOMETRY.designer(puzzle)
+    render(lambda p: designer.paint(p, RECT, DrawOptions()))
+    assert not designer.press("hole", *widget_point(designer, 0.2, 0))
+    assert designer.drag("hole", *widget_point(designer, 2, 0))
+    assert designer.data()["circles"][0]["inner"] == 2
+    assert designer.drag("hole", *widget_point(designer, 0.1, 0))
+    assert "inner" not in designer.data()["circles"][0]
+    rings = GEOMETRY.build(preset="hungarian-rings")
+    view = GEOMETRY.view(rings)
+    render(lambda p: view.paint(p, RECT, State.solved(rings), DrawOptions()))
+    assert view.move_at(*widget_point(view, 0, 0)) is None  # the hole does not turn
+    assert view.move_at(*widget_point(view, -10, 0)).move == "A"

@@ -142,6 +142,16 @@ def test_extra_keys_must_not_shadow_format_keys():
         puzzle_to_dict(ring_puzzle(), extra={"moves": {}})
 
 
+def test_saving_through_a_symbolic_link_replaces_its_target(tmp_path):
+    target = tmp_path / "real.json"
+    save_puzzle(target, ring_puzzle())
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    save_puzzle(link, bandaged_puzzle())
+    assert link.is_symlink()
+    assert load_puzzle(target).puzzle.fingerprint == bandaged_puzzle().fingerprint
+
+
 def test_save_keeps_permissions_of_an_existing_file(tmp_path):
     path = tmp_path / "p.json"
     save_puzzle(path, ring_puzzle())

@@ -46,7 +46,7 @@ def assert_no_turn_merges(puzzle: Puzzle, turns) -> None:
                 break
 
 
-@settings(max_examples=40)
+@settings(max_examples=40, deadline=None)
 @given(random_puzzles(max_moves=5), st.integers(0, 2**32))
 def test_no_turn_undoes_or_merges_with_an_earlier_one(puzzle, seed):
     n_moves = 1 if len(puzzle.moves) == 1 else 12

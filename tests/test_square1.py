@@ -125,8 +125,9 @@ def _solve(puzzle, seed: int, n_moves: int):
     return solution
 
 
+@pytest.mark.slow
 def test_random_square1_position_is_solved(square1):
-    _solve(square1, seed=1, n_moves=40)
+    _solve(square1, seed=1, n_moves=30)
 
 
 @pytest.mark.slow

@@ -156,10 +156,12 @@ def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariant
 def group_order(puzzle: Puzzle, *, progress: ProgressCallback | None = None,
                 cancel: CancelToken | None = None) -> GroupOrder:
     """The group order: Schreier–Sims when affordable, else structural (see the module text)."""
+    structure = pieces(puzzle)
+    if not structure.orbits:
+        return GroupOrder(1, True, "no move moves a cell")
     group = whole_group(puzzle)
     if group is not None:
         return GroupOrder(int(group.order()), True, "schreier-sims")
-    structure = pieces(puzzle)
     inv = invariants(puzzle)
     local_orders, local_spans = [], []
     for j in range(len(structure.piece_orbits)):
@@ -226,12 +228,14 @@ def check_state(puzzle: Puzzle, state: State | np.ndarray, *, cancel: CancelToke
         return Reachability(False, True, reasons)
     if cancel is not None:
         cancel.check()
+    cells = _moved_cells(structure)
+    if not cells:
+        return Reachability(True, True, [])
     group = whole_group(puzzle)
     if group is None:
         return Reachability(True, False, [
             "orbits, pieces, parities and twists all allow it; exact membership was not tested "
             f"(more than {EXACT_CELL_LIMIT} moved cells)"])
-    cells = _moved_cells(structure)
     index = np.full(puzzle.n_cells, -1, dtype=np.int64)
     index[cells] = np.arange(len(cells))
     if group.contains(Permutation(index[np.asarray(perm)[cells]].tolist())):

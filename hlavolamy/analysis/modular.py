@@ -98,7 +98,8 @@ class Span:
 
     def __init__(self, moduli: Sequence[int], generators: Sequence[Sequence[int]] | np.ndarray):
         self.moduli = np.asarray(moduli, dtype=np.int64)
-        gens = np.asarray(generators, dtype=np.int64).reshape(-1, self.moduli.size)
+        gens = np.asarray(generators, dtype=np.int64)
+        gens = gens.reshape(-1, self.moduli.size) if gens.size else np.zeros((0, self.moduli.size), np.int64)
         primes: dict[int, list[tuple[int, int]]] = {}
         for i, m in enumerate(self.moduli.tolist()):
             for p, a in factorint(m).items():

@@ -26,6 +26,8 @@ COMMANDS = (
     "export",
     "check",
     "bench",
+    "solve",
+    "santa",
 )
 
 

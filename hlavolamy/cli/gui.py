@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 
-from hlavolamy.errors import HlavolamyError
 from hlavolamy.gui.app import SIDE_PAGES, TAB_NAMES
 
 
@@ -32,14 +31,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--numbers", action="store_true", help="show cell numbers (screenshots)")
     parser.add_argument("--solved", action="store_true", help="show the solved puzzle beside (screenshots)")
     parser.add_argument("--analyse", action="store_true", help="run the analysis first (screenshots)")
+    parser.add_argument("--scramble", type=int, default=0, metavar="N", help="scramble with N moves first (screenshots)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of --scramble (screenshots)")
+    parser.add_argument("--solve", action="store_true", help="solve, then show the solution (screenshots)")
+    parser.add_argument("--steps", type=int, default=0, metavar="K", help="step K turns into the solution (screenshots)")
     parser.add_argument("--size", type=_size, default=(1200, 800), metavar="WxH", help="window size (screenshots)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        from hlavolamy.gui.app import run as run_app
-    except ImportError as exc:
-        raise HlavolamyError(f"the desktop app needs PyQt6 ({exc})") from None
-    return run_app(args.puzzle, screenshot=args.screenshot, tab=args.tab, side=args.side, sequence=args.play,
-                   size=args.size, numbers=args.numbers, solved=args.solved, analyse=args.analyse)
+    from hlavolamy.gui.app import Staging, run as run_app
+
+    staging = Staging(tab=args.tab, side=args.side, sequence=args.play, size=args.size, numbers=args.numbers,
+                      solved=args.solved, analyse=args.analyse, scramble=args.scramble, seed=args.seed,
+                      solve=args.solve, steps=args.steps)
+    return run_app(args.puzzle, screenshot=args.screenshot, staging=staging)

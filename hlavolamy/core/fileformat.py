@@ -150,9 +150,13 @@ def save_puzzle(
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Temporary file in the same folder, fsync, then ``os.replace`` (atomic on POSIX and Windows)."""
+    """Temporary file in the same folder, fsync, then ``os.replace`` (atomic on POSIX and Windows).
+
+    A symbolic link is followed, so the file it points to is replaced, not the link.
+    """
+    path = Path(os.path.realpath(path))
     mode = path.stat().st_mode & 0o777 if path.exists() else _default_mode()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or Path("."))
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)

@@ -26,6 +26,7 @@ commutators can be shown as typed; :func:`flatten` turns it into the
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -188,6 +189,11 @@ def _is_name_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+_SPACE = re.compile(r"\s*")
+_NAME_RUN = re.compile(r"[^\W]+")  # letters, digits, '_' (str.isalnum() or '_')
+_DIGIT_RUN = re.compile(r"[0-9]*")
+
+
 class _Parser:
     """Recursive descent over the characters of one text; ``i`` is the 0-based position."""
 
@@ -216,8 +222,7 @@ class _Parser:
         items: list[Node] = []
         dot: int | None = None
         while True:
-            while self.peek().isspace():
-                self.i += 1
+            self.i = _SPACE.match(self.text, self.i).end()
             ch = self.peek()
             if not ch or ch in _CLOSERS:
                 break
@@ -294,8 +299,7 @@ class _Parser:
     def name(self) -> tuple[Name, int | None]:
         """A move or alias name, and the power its trailing digits give (``R2``), if any."""
         start = self.i
-        while self.peek() and _is_name_char(self.peek()):
-            self.i += 1
+        self.i = _NAME_RUN.match(self.text, start).end()
         run = self.text[start : self.i]
         if run in self.names:
             return Name(run), None
@@ -353,8 +357,7 @@ class _Parser:
 
     def digits(self) -> str:
         start = self.i
-        while self.peek() and self.peek() in _DIGITS:
-            self.i += 1
+        self.i = _DIGIT_RUN.match(self.text, start).end()
         return self.text[start : self.i]
 
     def power_value(self, digits: str, at: int) -> int:

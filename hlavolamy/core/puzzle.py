@@ -59,6 +59,8 @@ class Puzzle:
         plugin: PluginRecord | None = None,
         cell_data: Sequence[Mapping[str, Any]] | None = None,
     ):
+        self.cache: dict[str, Any] = {}
+        """Results computed from the moves (analysis, solver tables), keyed by their producer."""
         self.name = name
         self.description = description
         self.colours: tuple[str, ...] = tuple(str(c) for c in colours)
@@ -93,8 +95,6 @@ class Puzzle:
                 self._alias_turns[alias] = self.parse(text, allow_aliases=False)
             except Exception as exc:
                 raise PuzzleError(f"alias {alias!r}: {exc}") from None
-        self.cache: dict[str, Any] = {}
-        """Results computed from the moves (analysis, solver tables), keyed by their producer."""
 
     # -- derived data --------------------------------------------------------
     @property
@@ -126,7 +126,11 @@ class Puzzle:
         return h.hexdigest()
 
     def move_order(self, name: str) -> int:
-        return P.order(self.move(name))
+        """Order of a generator (cached: hot in scrambles, costs and simplification)."""
+        orders = self.cache.setdefault("move_orders", {})
+        if name not in orders:
+            orders[name] = P.order(self.move(name))
+        return orders[name]
 
     def move(self, name: str) -> P.Perm:
         """The permutation of a generator; a clear error for an unknown name."""
@@ -137,7 +141,16 @@ class Puzzle:
 
     # -- sequences -----------------------------------------------------------
     def turn_perm(self, turn: Turn) -> P.Perm:
-        return P.power(self.move(turn.move), turn.power)
+        """The permutation of one turn; powers are cached by their residue modulo the move's order."""
+        k = turn.power % self.move_order(turn.move)
+        if k == 1:
+            return self.moves[turn.move]
+        powers = self.cache.setdefault("move_powers", {})
+        key = (turn.move, k)
+        if key not in powers:
+            powers[key] = P.power(self.moves[turn.move], k)
+            powers[key].flags.writeable = False
+        return powers[key]
 
     def perm_of(self, turns: Sequence[Turn]) -> P.Perm:
         """The permutation of playing ``turns`` left to right."""

@@ -47,14 +47,13 @@ class State:
             turns = [turns]
         perm = self.perm
         for t in turns:
-            step = self.puzzle.move(t.move)
             if self.puzzle.blockings and check_legal:
-                step_perm = step if t.power > 0 else P.inverse(step)
+                step_perm = self.puzzle.turn_perm(Turn(t.move, 1 if t.power > 0 else -1))
                 for _ in range(abs(t.power)):
                     _require_legal(self.puzzle, perm, t.move)
                     perm = perm[step_perm]
             else:
-                perm = perm[P.power(step, t.power)]
+                perm = perm[self.puzzle.turn_perm(t)]
         return State(self.puzzle, perm)
 
     def is_solved(self) -> bool:

@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
+import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hlavolamy.errors import HlavolamyError
+
+if TYPE_CHECKING:
+    from PyQt6.QtWidgets import QApplication
+
+    from hlavolamy.gui.window import MainWindow
 
 TAB_NAMES = ("fields", "colouring", "moves", "blockings", "play")
 SIDE_PAGES = ("moves", "solve", "analysis", "position")
 
 
-def application() -> object:
+def application() -> QApplication:
     """The QApplication (created once), following the system's light or dark palette."""
     from PyQt6.QtWidgets import QApplication
 
@@ -23,69 +31,102 @@ def application() -> object:
         app.setApplicationName("Hlavolamy")
         app.setOrganizationName("Hlavolamy")
         app.setStyle("Fusion")  # Fusion follows the platform colour scheme (light/dark) in Qt 6
+    assert isinstance(app, QApplication)
     return app
 
 
-def run(puzzle: str | None = None, *, screenshot: str | None = None, tab: str = "play", side: str = "moves",
-        sequence: str | None = None, size: Sequence[int] = (1200, 800), numbers: bool = False,
-        solved: bool = False, analyse: bool = False) -> int:
-    """Open the main window (optionally with a puzzle); with ``screenshot`` save an image and exit."""
-    if screenshot and "QT_QPA_PLATFORM" not in os.environ:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+@dataclass(frozen=True)
+class Staging:
+    """What a screenshot shows: tab, side page, and work done first (moves, scramble, analysis, solve)."""
+
+    tab: str = "play"
+    side: str = "moves"
+    sequence: str | None = None
+    size: tuple[int, int] = (1200, 800)
+    numbers: bool = False
+    solved: bool = False
+    analyse: bool = False
+    scramble: int = 0
+    seed: int = 1
+    solve: bool = False
+    steps: int = 0
+
+
+def run(puzzle: str | None = None, *, screenshot: str | None = None, staging: Staging = Staging()) -> int:
+    """Open the main window (optionally with a puzzle); with ``screenshot`` save an image and exit.
+
+    A screenshot uses throw-away settings (no recent files of the user's) and
+    lets a bad puzzle file fail the command; the interactive app shows it in a dialog.
+    """
+    if screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PyQt6.QtCore import QSettings
 
     app = application()
     from hlavolamy.gui.errors import install_excepthook
     from hlavolamy.gui.window import MainWindow
 
-    settings = QSettings() if not screenshot else QSettings(str(Path(screenshot).with_suffix(".ini")),
-                                                            QSettings.Format.IniFormat)
-    window = MainWindow(settings)
-    if puzzle:
-        window.open_file(puzzle)
     if screenshot:
-        try:
-            return _screenshot(window, screenshot, tab, side, sequence, size, numbers, solved, analyse)
-        finally:
-            Path(screenshot).with_suffix(".ini").unlink(missing_ok=True)
+        with tempfile.TemporaryDirectory() as folder:
+            window = MainWindow(QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat))
+            if puzzle:
+                window.open_file(puzzle)
+            return _screenshot(window, screenshot, staging)
     install_excepthook()
+    window = MainWindow(QSettings())
     window.show()
+    if puzzle:
+        window.guarded(lambda: window.open_file(puzzle), "Cannot open the puzzle")
     return app.exec()
 
 
-def _screenshot(window: object, path: str, tab: str, side: str, sequence: str | None, size: Sequence[int],
-                numbers: bool, solved: bool, analyse: bool) -> int:
-    """Stage the window (tab, side page, moves, analysis) and grab it into ``path``."""
-    from PyQt6.QtCore import QEventLoop, QTimer
+def _screenshot(window: MainWindow, path: str, staging: Staging) -> int:
+    """Stage the window (see :class:`Staging`) and grab it into ``path``."""
     from PyQt6.QtWidgets import QApplication
 
-    from hlavolamy.gui.window import MainWindow
-
-    assert isinstance(window, MainWindow)
-    if tab not in TAB_NAMES:
-        raise HlavolamyError(f"--tab must be one of {', '.join(TAB_NAMES)}, not {tab!r}")
-    if side not in SIDE_PAGES:
-        raise HlavolamyError(f"--side must be one of {', '.join(SIDE_PAGES)}, not {side!r}")
-    window.resize(*size)
-    window.tabs.setCurrentIndex(TAB_NAMES.index(tab))
-    window.play_tab.side.setCurrentIndex(SIDE_PAGES.index(side))
-    window.play_tab.show_numbers.setChecked(numbers)
-    window.play_tab.show_solved.setChecked(solved)
-    if sequence:
-        puzzle = window.document.require_puzzle()
-        window.document.play(puzzle.parse(sequence), f"Execute {sequence}")
+    if staging.tab not in TAB_NAMES:
+        raise HlavolamyError(f"--tab must be one of {', '.join(TAB_NAMES)}, not {staging.tab!r}")
+    if staging.side not in SIDE_PAGES:
+        raise HlavolamyError(f"--side must be one of {', '.join(SIDE_PAGES)}, not {staging.side!r}")
+    window.resize(*staging.size)
+    window.tabs.setCurrentIndex(TAB_NAMES.index(staging.tab))
+    play = window.play_tab
+    play.side.setCurrentIndex(SIDE_PAGES.index(staging.side))
+    play.show_numbers.setChecked(staging.numbers)
+    play.show_solved.setChecked(staging.solved)
     window.show()
-    if analyse:
-        loop = QEventLoop()
-        window.tasks.idle.connect(loop.quit)
-        window.play_tab.analysis_page.analyse()
-        if window.tasks.busy:
-            loop.exec()
-    for _ in range(3):  # let layouts settle before grabbing
-        QApplication.processEvents()
-        QTimer.singleShot(10, lambda: None)
+    if staging.scramble:
+        play.solve_page.scramble_moves.setValue(staging.scramble)
+        play.solve_page.seed.setValue(staging.seed)
+        play.solve_page.scramble()
+    if staging.sequence:
+        puzzle = window.document.require_puzzle()
+        window.document.play(puzzle.parse(staging.sequence), f"Execute {staging.sequence}")
+    if staging.analyse:
+        _wait(window, play.analysis_page.analyse)
+    if staging.solve:
+        _wait(window, play.solve_page.solve)
+        for _ in range(staging.steps):
+            play.solve_page.step_forward()
+    QApplication.processEvents()
     if not window.grab().save(path):
         raise HlavolamyError(f"cannot write the screenshot {path!r} (is the folder there, the suffix .png?)")
     window.document.undo_stack.setClean()
     window.close()
     return 0
+
+
+def _wait(window: MainWindow, start: Callable[[], None]) -> None:
+    """Start background work and wait for it; its failure is an error (a screenshot must not lie)."""
+    from PyQt6.QtCore import QEventLoop
+
+    failures: list[str] = []
+    window.tasks.task_failed.connect(failures.append)
+    loop = QEventLoop()
+    window.tasks.idle.connect(loop.quit)
+    start()
+    if window.tasks.busy:
+        loop.exec()
+    window.tasks.idle.disconnect(loop.quit)
+    if failures:
+        raise HlavolamyError(failures[0])

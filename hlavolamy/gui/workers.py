@@ -71,6 +71,8 @@ class TaskBar(QWidget):
     """Progress, message and Cancel for the running task; hidden while idle."""
 
     idle = pyqtSignal()
+    task_failed = pyqtSignal(str)
+    """Any task's failure message (besides the caller's own handler)."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -102,6 +104,7 @@ class TaskBar(QWidget):
         task.progressed.connect(self._progress)
         task.succeeded.connect(on_success)
         task.failed.connect(on_failure)
+        task.failed.connect(self.task_failed)
         if on_cancel is not None:
             task.cancelled.connect(on_cancel)
         task.finished.connect(lambda: self._finished(task))

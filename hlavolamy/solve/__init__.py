@@ -19,7 +19,7 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
+from hlavolamy.errors import Cancelled, HlavolamyError, IllegalMoveError, UnreachableError
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.simplify import simplify
 
@@ -79,6 +79,8 @@ def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy
     moves = simplify(puzzle, problem.turns)
     if not problem.replays_to_goal(moves) or (mode == "orbit-keep" and not _others_kept(problem, moves, group)):
         raise HlavolamyError(f"internal error: the {used} solution failed verification by replay; please report it")
+    if puzzle.blockings:
+        _require_legal(problem, moves)
     report(progress, 1.0, "solved")
     return Solution(moves, puzzle.length(moves), time.perf_counter() - started, used, True)
 
@@ -102,6 +104,16 @@ def _mode_group(puzzle: Puzzle, problem: Problem, mode: str, orbit: int | None) 
 def _others_kept(problem: Problem, moves: Sequence[Turn], group: int | None) -> bool:
     end = problem.start[problem.puzzle.perm_of(moves)]
     return bool(np.array_equal(end[~problem.care], problem.start[~problem.care]))
+
+
+def _require_legal(problem: Problem, moves: Sequence[Turn]) -> None:
+    """On a bandaged puzzle, the answer must tear no fused cells (checked on the exact start position)."""
+    if not problem.exact or problem.target.size != problem.start.size or not np.array_equal(problem.target, np.arange(problem.start.size)):
+        raise HlavolamyError("positions by colours on puzzles with blockings are not supported by the solver")
+    try:
+        State(problem.puzzle, problem.start).apply(list(moves))
+    except IllegalMoveError as exc:
+        raise HlavolamyError(f"the solver ignores blockings and its answer is illegal here: {exc}") from None
 
 
 def _require_reachable(puzzle: Puzzle, perm: np.ndarray) -> None:

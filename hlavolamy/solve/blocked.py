@@ -51,28 +51,21 @@ SEARCH_STATES = 10**10
 """The IDA* improvement runs only on puzzles with at most this many positions (it cannot help beyond)."""
 
 
-class _Budget:
-    """The caller's cancel token and our own deadline, checked together."""
+class _Budget(CancelToken):
+    """Our own deadline linked to the caller's token: passed on to every callee as their ``cancel``."""
 
-    def __init__(self, cancel: CancelToken | None, time_limit: float | None):
-        self.cancel = cancel
-        self.deadline = None if time_limit is None else time.monotonic() + time_limit
+    def __init__(self, parent: CancelToken | None, time_limit: float | None):
+        super().__init__(None if time_limit is None else time.monotonic() + time_limit)
+        self.parent = parent
 
     def check(self) -> None:
-        if self.cancel is not None:
-            self.cancel.check()
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Cancelled("time limit reached")
+        if self.parent is not None:
+            self.parent.check()
+        super().check()
 
-    def token(self) -> CancelToken:
-        """A token for callees: our deadline, cancelled with the caller's token via :meth:`check`."""
-        token = CancelToken(self.deadline)
-        if self.cancel is not None and self.cancel.cancelled:
-            token.cancel()
-        return token
-
-    def remaining(self) -> float | None:
-        return None if self.deadline is None else max(self.deadline - time.monotonic(), 0.0)
+    @property
+    def cancelled(self) -> bool:
+        return (self.parent is not None and self.parent.cancelled) or super().cancelled
 
 
 @dataclass
@@ -92,6 +85,10 @@ def solve_blocked(puzzle: Puzzle, state: State, *, time_limit: float | None = No
     """
     from hlavolamy.solve import Solution  # imported here: the solver package dispatches to this module
 
+    if not isinstance(state, State):
+        raise HlavolamyError(
+            "positions given by colours are not solved on puzzles with blockings yet: give the exact position"
+        )
     start = time.monotonic()
     budget = _Budget(cancel, time_limit)
     result = find_blocked_solution(puzzle, state, budget=budget, progress=progress)
@@ -117,10 +114,10 @@ def find_blocked_solution(puzzle: Puzzle, state: State, *, budget: _Budget,
     if state.is_solved():
         return BlockedResult([], "blocked: already solved")
     report(progress, 0.05, "shape graph and the home-shape group")
-    graph = shape_graph(puzzle, max_shapes=MAX_SHAPES, cancel=budget.token())
-    stab = stabiliser(puzzle, cancel=budget.token())
+    graph = shape_graph(puzzle, max_shapes=MAX_SHAPES, cancel=budget)
+    stab = stabiliser(puzzle, cancel=budget)
     if graph.complete and stab.order is not None and graph.size * stab.order <= MAX_STATES:
-        table = position_table(puzzle, cancel=budget.token())
+        table = position_table(puzzle, cancel=budget)
         if table is not None:
             return BlockedResult(table.solve(state.perm), "blocked: breadth-first table of all positions")
     moves = two_phase(puzzle, graph, state.perm, budget=budget, progress=progress)
@@ -163,7 +160,7 @@ def two_phase(puzzle: Puzzle, graph: ShapeGraph, perm: np.ndarray, *, budget: _B
     first = phase1(graph, shape_index(graph, perm))
     at_home = State(puzzle, perm).apply(first, check_legal=True).perm
     report(progress, 0.15, f"shape home in {len(first)} steps; the home-shape group")
-    stab = stabiliser(puzzle, cancel=budget.token())
+    stab = stabiliser(puzzle, cancel=budget)
     second = phase2(puzzle, stab, at_home, budget=budget, progress=progress)
     return merge_powers(puzzle, first + second)
 
@@ -177,7 +174,7 @@ def phase2(puzzle: Puzzle, stab: Stabiliser, perm: np.ndarray, *, budget: _Budge
     from hlavolamy.solve import solve  # the generic solver; it calls us only for puzzles with blockings
 
     derived = macro_puzzle(puzzle, stab)
-    solution = solve(derived, State(derived, perm), time_limit=budget.remaining(), cancel=budget.token(),
+    solution = solve(derived, State(derived, perm), cancel=budget,
                      progress=None if progress is None else _scaled(progress, 0.2, 0.95))
     return expand_macros(puzzle, stab, solution.moves)
 

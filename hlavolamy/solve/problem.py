@@ -21,6 +21,10 @@ from hlavolamy.core.turns import Turn
 from hlavolamy.errors import HlavolamyError
 
 
+class OverBudget(HlavolamyError):
+    """More turns were played than :attr:`Problem.budget` allows (a rival answer is already shorter)."""
+
+
 @dataclass
 class Problem:
     """Mutable solving state: ``labels`` (now), ``goal`` and the turns played so far.
@@ -40,6 +44,8 @@ class Problem:
     turns: list[Turn]
     care: np.ndarray | None = None
     slack: int | None = None
+    budget: int | None = None
+    """Most turns worth playing; :meth:`play` raises :class:`OverBudget` beyond it."""
     """Wrong cells still accepted while working (``wildcards`` unless reduced); see :meth:`is_solved`."""
     """Cells that count (mode "orbit-only"); None: all cells."""
 
@@ -78,6 +84,8 @@ class Problem:
         perm = self.puzzle.perm_of(turns) if perm is None else perm
         self.labels = self.labels[perm]
         self.turns.extend(turns)
+        if self.budget is not None and len(self.turns) > self.budget:
+            raise OverBudget(f"more than {self.budget} turns")
 
     def replays_to_goal(self, turns: Sequence[Turn]) -> bool:
         """Verify ``turns`` from the start position, independently of the work done."""

@@ -2,9 +2,9 @@
 
 * ``commutators`` — :mod:`~hlavolamy.solve.decompose` (phase 0, then
   conjugated macros group by group). On colours it works on the colours
-  directly; if it gets stuck (a parity that identical pieces hide), the
-  current colours are turned into a reachable exact position
-  (:func:`~hlavolamy.analysis.colours.assign_colours`) and solved exactly.
+  directly and, separately, on a reachable exact position showing them
+  (:func:`~hlavolamy.analysis.colours.assign_colours`); the shorter wins, and
+  the exact one always finishes (colours alone can hide a parity).
 * ``search`` — :mod:`~hlavolamy.solve.search`: bidirectional breadth-first
   search, shortest solutions, for small groups only.
 * ``auto`` — ``search`` when the puzzle is small enough for it to finish
@@ -13,14 +13,17 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from hlavolamy.core.progress import CancelToken, ProgressCallback
 from hlavolamy.errors import HlavolamyError, UnreachableError
 from hlavolamy.solve.decompose import Stuck, plan, solve_decomposed
-from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient
 from hlavolamy.solve.search import SearchFailed, search, search_feasible
+from hlavolamy.solve.simplify import simplify
 
 
 def run(problem: Problem, strategy: str, mode: str, group: int | None, *,
@@ -49,18 +52,38 @@ def run(problem: Problem, strategy: str, mode: str, group: int | None, *,
 
 
 def _whole(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> None:
-    try:
-        solve_decomposed(problem, cancel=cancel, progress=progress)
-        return
-    except Stuck as exc:
-        reason = str(exc)
+    """Exact: decompose. Colours: decompose on the colours and on an exact assignment, keep the shorter.
+
+    Working on colours lets identical pieces stand in for each other (big
+    cubes' centres); an exact assignment avoids dead ends and is often
+    shorter when most pieces are distinct (a 3x3x3).
+    """
     if problem.exact:
-        raise HlavolamyError(f"the commutators strategy could not finish this position: {reason}")
-    _colours_to_exact(problem)
+        try:
+            solve_decomposed(problem, cancel=cancel, progress=progress)
+        except Stuck as exc:
+            raise HlavolamyError(f"the commutators strategy could not finish this position: {exc}") from None
+        return
+    assigned = copy.deepcopy(problem)
+    _colours_to_exact(assigned)
     try:
-        solve_decomposed(problem, cancel=cancel, progress=progress)
+        solve_decomposed(assigned, cancel=cancel, progress=progress)
     except Stuck as exc:
         raise HlavolamyError(f"the commutators strategy could not finish this position: {exc}") from None
+    best = assigned
+    on_colours = copy.deepcopy(problem)
+    on_colours.budget = len(assigned.turns) + len(assigned.turns) // 2
+    try:
+        solve_decomposed(on_colours, cancel=cancel, progress=progress)
+        if _length(on_colours) < _length(assigned):
+            best = on_colours
+    except (Stuck, OverBudget):
+        pass
+    problem.labels, problem.goal, problem.turns = best.labels, best.goal, best.turns
+
+
+def _length(problem: Problem) -> int:
+    return problem.puzzle.length(simplify(problem.puzzle, problem.turns))
 
 
 def _colours_to_exact(problem: Problem) -> None:

@@ -126,9 +126,13 @@ class Region:
     sides: tuple[tuple[str, bool], ...]
 
     @cached_property
-    def vertices(self) -> tuple[tuple[float, float], ...]:
-        """The real corners of the outline (crossing points)."""
-        return tuple(arc.start_point for loop in self.loops for arc in loop if not arc.full)
+    def corners(self) -> tuple[tuple[float, float], ...]:
+        """Where the outline turns from one circle to another.
+
+        A point where another circle only touches the outline splits an arc
+        but is no corner: the shape is the same without it.
+        """
+        return tuple(arc.start_point for loop in self.loops for i, arc in enumerate(loop) if loop[i - 1].circle != arc.circle)
 
     @cached_property
     def boundary_circles(self) -> frozenset[tuple[float, float, float]]:

@@ -20,7 +20,7 @@ PRESETS: dict[str, str] = {
     "rashkey": "Rashkey: two disks one radius apart, quarter turns; 33 pieces (20 triangles, 7 diamonds, 6 squares).",
     "rashkey4x": "Four-disk Rashkey: four disks on the corners of a square of side one radius, quarter turns.",
     "hungarian-rings": "Hungarian rings: two rings of 20 balls crossing at right angles, sharing two balls.",
-    "four-disks": "Four disks on a square, half turns; 12 moving pieces.",
+    "four-disks": "Four disks on a square, quarter turns; 12 moving pieces around four spinning centres.",
 }
 
 

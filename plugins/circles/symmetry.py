@@ -54,10 +54,10 @@ def lands_on(arr: Arrangement, region: Region, circle: Circle, angle: float) -> 
 def _congruent(region: Region, target: Region, circle: Circle, angle: float, tol: float) -> bool:
     if abs(region.area - target.area) > tol * max(1.0, math.sqrt(abs(region.area))):
         return False
-    if len(region.vertices) != len(target.vertices) or len(region.boundary_circles) != len(target.boundary_circles):
+    if len(region.corners) != len(target.corners) or len(region.boundary_circles) != len(target.boundary_circles):
         return False
-    turned_corners = [rotate(x, y, circle, angle) for x, y in region.vertices]
-    if not _same_points(turned_corners, target.vertices, tol):
+    turned_corners = [rotate(x, y, circle, angle) for x, y in region.corners]
+    if not _same_points(turned_corners, target.corners, tol):
         return False
     turned_circles = [(*rotate(x, y, circle, angle), r) for x, y, r in region.boundary_circles]
     return _same_points(turned_circles, list(target.boundary_circles), tol)
@@ -80,36 +80,33 @@ def turn_map(arr: Arrangement, circle: Circle, turned: Iterable[Region], steps: 
     angle = 2 * math.pi / steps
     out: dict[int, int] = {}
     clashes: list[tuple[str, str | None]] = []
-    taken: dict[int, str] = {}
+    reasons: list[str] = []
+    taken: set[int] = set()
     for region in turned:
         if region.id not in cells:
             continue
-        target = lands_on(arr, region, circle, angle)
-        if target is None or target.id not in cells or cells[target.id] in taken:
-            clashes.append((region.id, None if target is None else target.id))
-            continue
-        out[cells[region.id]] = cells[target.id]
-        taken[cells[target.id]] = region.id
-    if clashes:
-        raise JamError(_jam_message(arr, circle, steps, move, clashes, cells), circle.id, clashes)
-    return out
-
-
-def _jam_message(arr: Arrangement, circle: Circle, steps: int, move: str, clashes: list[tuple[str, str | None]], cells: Mapping[str, int]) -> str:
-    parts = []
-    for source, target in clashes[:4]:
-        if target is None:
-            parts.append(f"cell {source} would straddle other regions")
-        elif target not in cells:
-            parts.append(f"cell {source} would land on the uncoloured region {target}")
+        target = arr.region_at(*rotate(*region.point, circle, angle))
+        if target is None or not _congruent(region, target, circle, angle, MATCH_TOL * arr.scale):
+            where = f"does not match {target.id}, the region it lands in" if target is not None else "lands across an outline"
+            reasons.append(f"cell {region.id} turned {where}")
+        elif target.id not in cells:
+            reasons.append(f"cell {region.id} would land on the uncoloured region {target.id}")
+        elif cells[target.id] in taken:
+            reasons.append(f"cell {region.id} would land on {target.id}, which another cell takes")
         else:
-            parts.append(f"cell {source} would land on {target}, which another cell takes")
-    more = f" (and {len(clashes) - 4} more)" if len(clashes) > 4 else ""
-    return (
-        f"move {move} (circle {circle.id}) jams at {360 / steps:g} degrees: " + "; ".join(parts) + more
-        + f". The cut pattern inside {circle.id} is not symmetric under that turn: "
-        "change its steps, add the missing cuts, or colour the regions that should be cells."
-    )
+            out[cells[region.id]] = cells[target.id]
+            taken.add(cells[target.id])
+            continue
+        clashes.append((region.id, None if target is None else target.id))
+    if clashes:
+        more = f" (and {len(reasons) - 4} more)" if len(reasons) > 4 else ""
+        message = (
+            f"move {move} (circle {circle.id}) jams at {360 / steps:g} degrees: " + "; ".join(reasons[:4]) + more
+            + f". The cut pattern inside {circle.id} is not symmetric under that turn: "
+            "change its steps, add the missing cuts, or colour the regions that should be cells."
+        )
+        raise JamError(message, circle.id, clashes)
+    return out
 
 
 def symmetry_order(arr: Arrangement, circle: Circle, turned: list[Region], cells: Iterable[str]) -> int:
@@ -140,7 +137,7 @@ def _ring_gcd(regions: list[Region], circle: Circle, tol: float) -> int:
     """
     points: list[tuple[float, float]] = []
     for region in regions:
-        points += region.vertices
+        points += region.corners
         points += [(x, y) for x, y, _ in region.boundary_circles]
     distinct: list[tuple[float, float]] = []
     for x, y in points:

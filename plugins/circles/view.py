@@ -24,7 +24,7 @@ from hlavolamy.plugins.hookspecs import Designer, DrawOptions, MoveHit, Tool, Vi
 
 from .arrangement import Region
 from .design import CUT, TURN, Design, DesignCircle, carry_colours, complete_cuts
-from .symmetry import JamError, symmetry_order
+from .symmetry import MAX_ORDER, JamError, symmetry_order
 
 HIT_PIXELS = 8.0
 """How close (in pixels) to a circle's rim a press grabs the circle."""
@@ -273,14 +273,16 @@ class CirclesDesigner(Designer):
     def build(self) -> Puzzle:
         return self.design.puzzle(name=self.name or "Circle puzzle")
 
-    def _edit(self, circles: list[DesignCircle], keep_box: bool = True) -> None:
-        """Replace the circles, carrying colours over to the regions the edit reshaped."""
+    def _edit(self, circles: list[DesignCircle]) -> None:
+        """Replace the circles, carrying colours over to the regions the edit reshaped.
+
+        The view box only grows, so the canvas does not jump while the user drags.
+        """
         new = Design(circles, dict(self.design.colours), dict(self.design.palette), self.design.grid)
         carry_colours(self.design, new)
         box = self.box
         self._set(new)
-        if keep_box:  # grow only: the canvas must not jump while the user drags
-            self.box = (min(box[0], self.box[0]), min(box[1], self.box[1]), max(box[2], self.box[2]), max(box[3], self.box[3]))
+        self.box = (min(box[0], self.box[0]), min(box[1], self.box[1]), max(box[2], self.box[2]), max(box[3], self.box[3]))
 
     # -- host extras -----------------------------------------------------------
     def set_current_colour(self, label: str, colour: str | None = None) -> None:
@@ -316,7 +318,12 @@ class CirclesDesigner(Designer):
 
     def set_steps(self, circle_id: str, steps: int | None) -> None:
         """Turns per full turn of a turning circle (None: the finest its pattern allows)."""
-        self._replace(self.design.circle(circle_id), steps=steps)
+        circle = self.design.circle(circle_id)
+        if circle.kind != TURN:
+            raise PuzzleError(f"circle {circle_id} is a cut circle: only turning circles turn")
+        if steps is not None and not 1 <= steps <= MAX_ORDER:
+            raise PuzzleError(f"circle {circle_id}: steps {steps} must be from 1 to {MAX_ORDER}")
+        self._replace(circle, steps=steps)
 
     def _replace(self, circle: DesignCircle, **changes: Any) -> None:
         changed = replace(circle, **changes)

@@ -6,6 +6,7 @@ import os
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before any Qt import
 
+import functools  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -13,6 +14,7 @@ import pytest  # noqa: E402
 from PyQt6.QtCore import QPointF, QSettings, Qt  # noqa: E402
 from PyQt6.QtWidgets import QMessageBox  # noqa: E402
 
+from hlavolamy.core.fileformat import PuzzleFile, load_puzzle  # noqa: E402
 from hlavolamy.gui.canvas import StateCanvas  # noqa: E402
 from hlavolamy.gui.window import MainWindow  # noqa: E402
 
@@ -35,15 +37,16 @@ def window(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[M
     win.document.undo_stack.setClean()
 
 
-def cube(win: MainWindow, size: int = 3) -> None:
-    """Open the shipped cube file when it exists, else build it with the cubes geometry."""
-    path = REPO / "puzzles" / f"rubik{size}.json"
-    if path.exists():
-        win.open_file(path)
-    else:
-        from hlavolamy.plugins.manager import get_plugin_host
+@functools.cache
+def cube_file(size: int) -> PuzzleFile:
+    """The shipped cube file, loaded once per session so the puzzle's cached analysis and solver
+    tables are shared between tests (as they are between documents in one app session)."""
+    return load_puzzle(REPO / "puzzles" / f"rubik{size}.json")
 
-        win.document.new(get_plugin_host().geometry("cubes"), {"size": size})
+
+def cube(win: MainWindow, size: int = 3) -> None:
+    """Open an NxNxN cube in the window (an untitled document)."""
+    win.document.load(cube_file(size), path=None)
 
 
 def point_of_cell(canvas: StateCanvas, cell: int) -> QPointF:

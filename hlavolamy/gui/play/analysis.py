@@ -25,25 +25,46 @@ if TYPE_CHECKING:
 CELLS_ROLE = Qt.ItemDataRole.UserRole
 
 
+INDEPENDENT_KEY = "gui.independent_moves"
+ANALYSIS_SHARE = 0.8
+"""Part of the progress bar the structure analysis fills; independent moves fill the rest."""
+
+
 @dataclass
 class AnalysisResult:
-    """What the page shows: the analysis, its JSON summary and the 3-cycle library."""
+    """What the page shows: the analysis, its JSON summary, 3-cycles and independent moves."""
 
     analysis: Any
     summary: dict[str, Any]
+    independent: list[dict[str, Any]]
 
     @property
     def macros(self) -> list[dict[str, Any]]:
-        """3-cycles as ``{"moves", "cells", "kind", "orbit", "length"}``."""
-        return list(self.summary.get("three_cycles") or [])
+        """3-cycles and independent moves as ``{"moves", "cells", "kind", "orbit", "length"}``."""
+        return list(self.summary.get("three_cycles") or []) + self.independent
+
+
+def independent_macros(puzzle: Puzzle, cancel: CancelToken) -> list[dict[str, Any]]:
+    """Independent moves in the 3-cycle list's shape (cached on the puzzle like the analysis)."""
+    from hlavolamy.analysis.independent import independent_moves
+
+    if INDEPENDENT_KEY not in puzzle.cache:
+        puzzle.cache[INDEPENDENT_KEY] = [
+            {"moves": puzzle.format(m.turns), "cells": list(m.cells), "kind": "independent move",
+             "orbit": ", ".join(map(str, m.orbits)), "length": puzzle.length(m.turns)}
+            for m in independent_moves(puzzle, cancel=cancel)
+        ]
+    return puzzle.cache[INDEPENDENT_KEY]
 
 
 def run_analysis(puzzle: Puzzle, progress: ProgressCallback, cancel: CancelToken) -> AnalysisResult:
-    """The background job: the analysis with its 3-cycle library (cached on the puzzle)."""
+    """The background job: the analysis with its 3-cycle library, then independent moves."""
     from hlavolamy.analysis import analyse
 
-    analysis = analyse(puzzle, progress=progress, cancel=cancel)
-    return AnalysisResult(analysis, analysis.to_json())
+    analysis = analyse(puzzle, progress=lambda f, m: progress(f * ANALYSIS_SHARE, m), cancel=cancel)
+    progress(ANALYSIS_SHARE, "independent moves")
+    independent = independent_macros(puzzle, cancel)
+    return AnalysisResult(analysis, analysis.to_json(), independent)
 
 
 def _preview(cells: list[int], limit: int = 8) -> str:
@@ -90,7 +111,8 @@ class AnalysisPage(QWidget):
         self.cycles = QTreeWidget()
         self.cycles.setHeaderLabels(["", "Length", "Cells", "Kind", "Sequence"])
         self.cycles.setRootIsDecorated(False)
-        self.cycles.setToolTip("Short sequences that move only three cells or pieces; Play plays one")
+        self.cycles.setToolTip("3-cycles move only three cells or pieces; independent moves act on one orbit "
+                               "alone. Play plays one")
         self.cycles.itemSelectionChanged.connect(self._highlight_selection)
 
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -129,7 +151,8 @@ class AnalysisPage(QWidget):
         self._fill_cycles(puzzle, result.macros)
         order = str(result.summary.get("order", ""))
         exact = "" if result.summary.get("order_exact", True) else " (estimate)"
-        self.summary.setText(f"{len(orbits)} orbits, {len(result.macros)} 3-cycles"
+        cycles = len(result.macros) - len(result.independent)
+        self.summary.setText(f"{len(orbits)} orbits, {cycles} 3-cycles, {len(result.independent)} independent moves"
                              + (f", {int(order):,} positions{exact}" if order.isdigit() else ""))
         self.orbits_found.emit(orbits)
         self.app.status("Analysis finished")
