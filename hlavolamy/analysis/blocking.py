@@ -49,6 +49,9 @@ MAX_STATES = 200_000
 SYMPY_DEGREE = 400
 """Largest cell count for which the stabiliser's order is computed with sympy."""
 
+MACRO_STATES = 100_000
+"""Positions the breadth-first search for short home-shape macros visits."""
+
 MAX_UNCHECKED_GENERATORS = 300
 """Above :data:`SYMPY_DEGREE` cells, the most Schreier generators kept without a membership test."""
 
@@ -339,34 +342,75 @@ class Stabiliser:
     sympy_group: Any = field(default=None, repr=False)
 
 
-def stabiliser(puzzle: Puzzle, *, keep_short: int = 24, max_shapes: int = MAX_SHAPES,
+def stabiliser(puzzle: Puzzle, *, keep: int = 24, max_shapes: int = MAX_SHAPES, max_states: int = MACRO_STATES,
                cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> Stabiliser:
-    """Generators of the stabiliser of the home shape (cached on the puzzle).
+    """Generators of ``H``, the stabiliser of the home shape (cached on the puzzle).
 
-    The ``keep_short`` shortest distinct Schreier generators are always kept
-    (short macros make short solutions); further ones only when sympy's
-    membership test shows they enlarge the group, so the set generates all of
-    ``H`` while staying small.
+    The generators a solver sees come first: up to ``keep`` macros, chosen
+    from the elements of ``H`` a bounded breadth-first search over positions
+    reaches with shortest words (a third the shortest, the rest those moving
+    the fewest cells: short, local macros make short commutators) and the
+    shortest Schreier generators. Then every Schreier generator is checked
+    with sympy's membership test and added when it enlarges the group, so the
+    set provably generates all of ``H``.
     """
     key = "blocking.stabiliser"
     if key in puzzle.cache:
         return puzzle.cache[key]
     graph = shape_graph(puzzle, max_shapes=max_shapes, cancel=cancel, progress=progress)
     candidates = schreier_candidates(graph, cancel=cancel)
-    kept = [macro_of(graph, s, j) for _, s, j, _ in candidates[:keep_short]]
+    short = home_words(puzzle, graph.space, max_states=max_states, cancel=cancel)
+    short += [macro_of(graph, s, j) for _, s, j, _ in candidates[:keep]]
+    kept = pick_macros(short, keep)
     order: int | None = None
     group = None
     complete = graph.complete
     if puzzle.n_cells <= SYMPY_DEGREE:
-        group, order = _complete_with_sympy(graph, candidates[keep_short:], kept, cancel, progress)
+        group, order = _complete_with_sympy(graph, candidates, kept, cancel, progress)
     else:
-        rest = candidates[keep_short:MAX_UNCHECKED_GENERATORS]
+        rest = candidates[:MAX_UNCHECKED_GENERATORS]
         kept.extend(macro_of(graph, s, j) for _, s, j, _ in rest)
         complete = complete and len(candidates) <= MAX_UNCHECKED_GENERATORS
-    kept.sort(key=lambda m: m.cost)
     result = Stabiliser(kept, order, complete, group)
     puzzle.cache[key] = result
     return result
+
+
+def home_words(puzzle: Puzzle, space: ShapeSpace, *, max_states: int = MACRO_STATES,
+               cancel: CancelToken | None = None) -> list[Macro]:
+    """Every non-identity position at the home shape that a bounded breadth-first search reaches, as a macro.
+
+    Breadth-first order makes each word a shortest legal word for its element.
+    """
+    parents, _ = breadth_first(puzzle, max_states=max_states, cancel=cancel)
+    dtype = position_dtype(puzzle)
+    keys = list(parents)
+    states = np.frombuffer(b"".join(keys), dtype=dtype).reshape(len(keys), puzzle.n_cells).astype(np.int64)
+    at_home = np.all(space.shapes_of(states) == space.home[None, :], axis=1)
+    at_home[0] = False  # the solved position itself
+    out = []
+    for k in np.flatnonzero(at_home).tolist():
+        turns = merge_powers(puzzle, word_to(parents, space.steps, keys[k]))
+        out.append(Macro(tuple(turns), states[k].astype(P.DTYPE), puzzle.length(turns)))
+    return out
+
+
+def pick_macros(macros: Sequence[Macro], keep: int) -> list[Macro]:
+    """Up to ``keep`` distinct macros (an inverse counts as the same): a third shortest, the rest most local."""
+    out: list[Macro] = []
+    seen: set[bytes] = set()
+
+    def take(m: Macro) -> None:
+        if len(out) < keep and m.perm.tobytes() not in seen:
+            seen.add(m.perm.tobytes())
+            seen.add(P.inverse(m.perm).astype(P.DTYPE).tobytes())
+            out.append(m)
+
+    for m in sorted(macros, key=lambda m: m.cost)[: max(keep // 3, 1)]:
+        take(m)
+    for m in sorted(macros, key=lambda m: (P.support(m.perm).size, m.cost)):
+        take(m)
+    return out
 
 
 def _complete_with_sympy(graph: ShapeGraph, rest: list[tuple[int, int, int, np.ndarray]], kept: list[Macro],
@@ -539,14 +583,15 @@ def fused_reach(puzzle: Puzzle, graph: ShapeGraph, stab: Stabiliser) -> list[Fus
     return out
 
 
-def position_parents(puzzle: Puzzle, *, max_states: int = MAX_STATES,
-                     cancel: CancelToken | None = None) -> dict[bytes, tuple[bytes, int]] | None:
-    """Breadth-first search over full positions by legal single steps, or None past ``max_states``.
+def breadth_first(puzzle: Puzzle, *, max_states: int = MAX_STATES,
+                  cancel: CancelToken | None = None) -> tuple[dict[bytes, tuple[bytes, int]], bool]:
+    """Breadth-first search over full positions by legal single steps, and whether it visited them all.
 
-    Keys are the positions' cell arrays as bytes (``uint8``, or ``uint16``
-    above 256 cells); each maps to the position it was first reached from and
-    the index of the step (into :attr:`ShapeSpace.steps`), the start to
-    ``(b"", -1)``.
+    It stops once more than ``max_states`` positions are known (the flag is
+    then False). Keys are the positions' cell arrays as bytes (see
+    :func:`position_dtype`); each maps to the position it was first reached
+    from and the index of the step (into :attr:`ShapeSpace.steps`), the
+    start to ``(b"", -1)``. Keys come in breadth-first order.
     """
     space = ShapeSpace(puzzle)
     dtype = position_dtype(puzzle)
@@ -565,17 +610,26 @@ def position_parents(puzzle: Puzzle, *, max_states: int = MAX_STATES,
                     parents[key] = (frontier[r].tobytes(), j)
                     fresh.append(child)
             if len(parents) > max_states:
-                return None
+                return parents, False
         frontier = np.array(fresh, dtype=dtype).reshape(-1, puzzle.n_cells)
-    return parents
+    return parents, True
+
+
+def word_to(parents: dict[bytes, tuple[bytes, int]], steps: Sequence[Turn], key: bytes) -> list[Turn]:
+    """The breadth-first word (single steps) from the solved position to the position ``key``."""
+    out: list[Turn] = []
+    while parents[key][1] >= 0:
+        key, step = parents[key]
+        out.append(steps[step])
+    return out[::-1]
 
 
 def position_dtype(puzzle: Puzzle) -> type:
-    """The integer type of position keys in :func:`position_parents`."""
+    """The integer type of position keys in :func:`breadth_first`."""
     return np.uint8 if puzzle.n_cells <= 256 else np.uint16
 
 
 def count_positions(puzzle: Puzzle, *, max_states: int = MAX_STATES, cancel: CancelToken | None = None) -> int | None:
     """The number of positions reachable by legal moves (breadth-first), or None past ``max_states``."""
-    parents = position_parents(puzzle, max_states=max_states, cancel=cancel)
-    return None if parents is None else len(parents)
+    parents, complete = breadth_first(puzzle, max_states=max_states, cancel=cancel)
+    return len(parents) if complete else None

@@ -28,14 +28,15 @@ import numpy as np
 from hlavolamy.analysis.blocking import (
     MAX_SHAPES,
     MAX_STATES,
-    position_dtype,
-    position_parents,
     ShapeGraph,
     ShapeSpace,
     Stabiliser,
+    breadth_first,
     merge_powers,
+    position_dtype,
     shape_graph,
     stabiliser,
+    word_to,
 )
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
@@ -235,20 +236,15 @@ class PositionTable:
                 f"not among the {len(self.parents)} positions legal moves reach "
                 "(a breadth-first search visited all of them)"
             )
-        out: list[Turn] = []
-        while self.parents[key][1] >= 0:
-            key, step = self.parents[key]
-            t = self.steps[step]
-            out.append(Turn(t.move, -t.power))
-        return merge_powers(self.puzzle, out)
+        return merge_powers(self.puzzle, invert(word_to(self.parents, self.steps, key)))
 
 
 def position_table(puzzle: Puzzle, *, max_states: int = MAX_STATES, cancel: CancelToken | None = None) -> PositionTable | None:
     """The table of all positions when there are at most ``max_states`` (cached), else None."""
     key = "blocking.position_table"
     if key not in puzzle.cache:
-        parents = position_parents(puzzle, max_states=max_states, cancel=cancel)
-        puzzle.cache[key] = None if parents is None else PositionTable(puzzle, parents)
+        parents, complete = breadth_first(puzzle, max_states=max_states, cancel=cancel)
+        puzzle.cache[key] = PositionTable(puzzle, parents) if complete else None
     return puzzle.cache[key]
 
 

@@ -91,7 +91,12 @@ def _colours_to_exact(problem: Problem) -> None:
     from hlavolamy.analysis.colours import assign_colours
 
     puzzle = problem.puzzle
-    state = assign_colours(puzzle, problem.labels, wildcards=problem.wildcards)
+    try:
+        state = assign_colours(puzzle, problem.labels)
+    except UnreachableError:
+        if not problem.wildcards:
+            raise
+        state = assign_colours(puzzle, problem.labels, wildcards=problem.wildcards)
     changed = int(np.count_nonzero(puzzle.colour_ids[state.perm] != problem.labels))
     problem.slack = max(0, problem.wildcards - changed)
     problem.labels = np.asarray(state.perm, dtype=np.int64)

@@ -383,7 +383,8 @@ class _HalfEdges:
         full = not vertex_ids
         if full:
             vertex_ids = {self.arr._vertex(circle.x + circle.r, circle.y)}
-        stops = sorted((math.atan2(self.arr.vertices[v][1] - circle.y, self.arr.vertices[v][0] - circle.x) % TAU, v) for v in vertex_ids)
+        points = self.arr.vertices
+        stops = sorted((math.atan2(points[v][1] - circle.y, points[v][0] - circle.x) % TAU, v) for v in vertex_ids)
         for k, (a0, v0) in enumerate(stops):
             a1, v1 = stops[(k + 1) % len(stops)]
             sweep = (a1 - a0) % TAU or TAU
@@ -419,7 +420,10 @@ class _HalfEdges:
                 continue
             comp = component[self.origin[cycles[i][0]]]
             x, y = self.arcs[cycles[i][0]].point_at(0.5)
-            around = [j for j in outer if component[self.origin[cycles[j][0]]] != comp and winding_number(x, y, [self._loop(cycles[j])]) == 1]
+            around = [
+                j for j in outer
+                if component[self.origin[cycles[j][0]]] != comp and winding_number(x, y, [self._loop(cycles[j])]) == 1
+            ]
             if around:
                 holes[min(around, key=areas.__getitem__)].append(i)
         return [(self._loop(cycles[j]), *(self._loop(cycles[i]) for i in holes[j])) for j in outer]

@@ -114,7 +114,9 @@ class Design:
         if not isinstance(raw, list):
             raise PuzzleError("circles data: 'circles' must be a list")
         circles = [_read_circle(c, i) for i, c in enumerate(raw)]
-        design = cls(circles, _read_labels(data.get("colours", {}), "colours"), _read_labels(data.get("palette", {}), "palette"), _read_grid(data.get("grid", 1.0)))
+        colours = _read_labels(data.get("colours", {}), "colours")
+        palette = _read_labels(data.get("palette", {}), "palette")
+        design = cls(circles, colours, palette, _read_grid(data.get("grid", 1.0)))
         design._check_names()
         for label, colour in design.palette.items():
             if not _HEX.match(colour):

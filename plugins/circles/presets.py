@@ -51,7 +51,10 @@ def pieces(design: Design) -> list[Region]:
 def rashkey() -> tuple[str, Design]:
     """Two disks one radius apart. Left half red/orange/yellow, right half blue/cyan/green, middle white."""
     design = lattice_disks([(0, 0), (R, 0)], 4)
-    families = ({"triangle": "red", "square": "orange", "diamond": "yellow"}, {"triangle": "blue", "square": "cyan", "diamond": "green"})
+    families = (
+        {"triangle": "red", "square": "orange", "diamond": "yellow"},
+        {"triangle": "blue", "square": "cyan", "diamond": "green"},
+    )
     kinds = _shape_kinds(pieces(design), ("diamond", "triangle", "square"))
     for region in pieces(design):
         x = region.point[0]
@@ -106,12 +109,11 @@ def hungarian_rings() -> tuple[str, Design]:
     n, track, ball, gap = 20, 10.0, 0.9, 0.4
     apart = track * math.sqrt(2)
     width = ball + gap
-    rings = [
-        DesignCircle(name, x, 0.0, track + width, TURN, n, inner=track - width) for name, x in (("A", 0.0), ("B", round(apart, 9)))
-    ]
+    rings = [DesignCircle(name, x, 0.0, track + width, TURN, n, inner=track - width) for name, x in (("A", 0.0), ("B", round(apart, 9)))]
     design = Design(rings, grid=None)
     colour: dict[int, str] = {}
-    for ring, (outer, inner_colour), first in ((rings[0], ("red", "yellow"), -math.pi / 4), (rings[1], ("blue", "green"), 3 * math.pi / 4)):
+    looks = (("red", "yellow", -math.pi / 4), ("blue", "green", 3 * math.pi / 4))  # outer, inner balls; first ball's angle
+    for ring, (outer, inner_colour, first) in zip(rings, looks):
         for j in range(n):
             a = first + 2 * math.pi * j / n
             x, y = round(ring.x + track * math.cos(a), 9), round(ring.y + track * math.sin(a), 9)

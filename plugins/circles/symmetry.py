@@ -72,7 +72,9 @@ def _same_points(a: list[tuple[float, ...]], b: list[tuple[float, ...]], tol: fl
     return bool(np.all(gap.min(axis=1) <= tol) and np.all(gap.min(axis=0) <= tol))
 
 
-def turn_map(arr: Arrangement, circle: Circle, turned: Iterable[Region], steps: int, cells: Mapping[str, int], move: str) -> dict[int, int]:
+def turn_map(
+    arr: Arrangement, circle: Circle, turned: Iterable[Region], steps: int, cells: Mapping[str, int], move: str
+) -> dict[int, int]:
     """Cell index -> cell index it goes to when ``turned`` (the regions the circle carries) turn once.
 
     JamError when the cells do not fit.

@@ -91,7 +91,10 @@ def circle_under(design: Design, x: float, y: float, kinds: Iterable[str] = (TUR
     Nearest centre first on ties.
     """
     kinds = set(kinds)
-    inside = [c for c in design.circles if c.kind in kinds and (c.carries(x, y) or (holes and math.hypot(x - c.x, y - c.y) < c.r))]
+    inside = [
+        c for c in design.circles
+        if c.kind in kinds and (c.carries(x, y) or (holes and math.hypot(x - c.x, y - c.y) < c.r))
+    ]
     return min(inside, key=lambda c: (c.r, math.hypot(x - c.x, y - c.y)), default=None)
 
 
@@ -127,7 +130,9 @@ class _Painter:
             painter.drawPath(self.path(region))
         painter.restore()
 
-    def circles(self, painter: QPainter, frame: Frame, circles: Iterable[DesignCircle], qpen: QPen, brush: QBrush | None = None) -> None:
+    def circles(
+        self, painter: QPainter, frame: Frame, circles: Iterable[DesignCircle], qpen: QPen, brush: QBrush | None = None
+    ) -> None:
         painter.save()
         painter.setPen(qpen)
         painter.setBrush(brush or Qt.BrushStyle.NoBrush)
@@ -158,7 +163,7 @@ class _Painter:
         painter.restore()
 
 
-def _box(design: Design, circles: Iterable[DesignCircle], regions: Iterable[Region], margin: float) -> tuple[float, float, float, float]:
+def _box(circles: Iterable[DesignCircle], regions: Iterable[Region], margin: float) -> tuple[float, float, float, float]:
     """Bounding box of some circles and regions, with a margin (a fraction of its size)."""
     boxes = [(c.x - c.r, c.y - c.r, c.x + c.r, c.y + c.r) for c in circles]
     boxes += [arc.bounds() for r in regions for arc in r.loops[0]]
@@ -177,7 +182,7 @@ class CirclesView(View):
         self.design = design
         self._painter = _Painter(design)
         turning = [c for c in design.circles if c.kind == TURN]
-        self.box = _box(design, turning, design.cells, 0.04)
+        self.box = _box(turning, design.cells, 0.04)
         self.frame = Frame(self.box, QRectF(0, 0, 400, 400))
         self._names = design.move_names()
 
@@ -221,7 +226,11 @@ TOOLS = (
     Tool("drag", "Drag circle", "Drag a circle to a new centre (Shift: off the grid)"),
     Tool("resize", "Resize circle", "Drag a circle's rim to change its radius"),
     Tool("delete", "Delete circle", "Click a circle's rim or inside to delete the smallest circle there"),
-    Tool("hole", "Ring hole", "Drag out from a turning circle's centre: a hole, so the turn carries only the ring; drag back to the centre to remove it"),
+    Tool(
+        "hole",
+        "Ring hole",
+        "Drag out from a turning circle's centre to cut a hole: the turn then carries only the ring; drag back to remove it",
+    ),
     Tool("steps", "Turn angle", "Click a turning circle: next turn angle its pattern allows (360/k); Shift-click: automatic"),
     Tool("complete", "Complete cuts", "Add the cut circles every turning circle needs to turn by its angle"),
     Tool("paint", "Paint region", "Click a region to give it the current colour: it becomes a cell"),
@@ -251,7 +260,7 @@ class CirclesDesigner(Designer):
     def _set(self, design: Design) -> None:
         self.design = design
         self._painter = _Painter(design)
-        self.box = _box(design, design.circles, (), 0.08)
+        self.box = _box(design.circles, (), 0.08)
         self._jam = self._find_jam()
 
     def _find_jam(self) -> JamError | None:
@@ -350,7 +359,8 @@ class CirclesDesigner(Designer):
             if hovered is not None:
                 self._painter.circles(painter, frame, [self.design.circle(hovered)], pen(QColor("#0a84ff"), 3.0))
         if options.show_numbers:
-            self._painter.labels(painter, frame, {r.id: (str(i), text_colour(fills[r.id])) for i, r in enumerate(self.design.cells)})
+            numbers = {r.id: (str(i), text_colour(fills[r.id])) for i, r in enumerate(self.design.cells)}
+            self._painter.labels(painter, frame, numbers)
         self._paint_names(painter, frame, turning, ink)
 
     def _paint_grid(self, painter: QPainter, frame: Frame, rect: QRectF, ink: QColor) -> None:

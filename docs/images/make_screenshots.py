@@ -1,0 +1,100 @@
+"""Regenerate the user guide's screenshots with the real app (offscreen).
+
+    python docs/images/make_screenshots.py
+
+Finished puzzles are shot with ``hlavolamy gui PUZZLE --screenshot``; the
+design walk-through drives the real main window with the same mouse gestures
+a person makes (the Designer tools), then grabs it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+SIZE = "1200x800"
+
+SHOTS = {  # file -> hlavolamy gui arguments
+    "rashkey-play.png": ["puzzles/rashkey.json", "--scramble", "12", "--seed", "2", "--solved"],
+    "rashkey-colouring.png": ["puzzles/rashkey.json", "--tab", "colouring"],
+    "rashkey-moves.png": ["puzzles/rashkey.json", "--tab", "moves"],
+    "rashkey-analysis.png": ["puzzles/rashkey.json", "--side", "analysis", "--analyse", "--numbers"],
+    "rashkey-solve.png": ["puzzles/rashkey.json", "--side", "solve", "--scramble", "20", "--seed", "5", "--solve",
+                          "--steps", "6"],
+    "cube-play.png": ["puzzles/rubik3.json", "--play", "R U R' U' F2 D", "--solved"],
+    "cube-solve.png": ["puzzles/rubik3.json", "--side", "solve", "--scramble", "25", "--seed", "1", "--solve"],
+    "cube-fields.png": ["puzzles/rubik4.json", "--tab", "fields"],
+}
+
+
+def shoot(name: str, args: list[str]) -> None:
+    command = [sys.executable, "-m", "hlavolamy.cli", "gui", *args, "--size", SIZE, "--screenshot", str(HERE / name)]
+    subprocess.run(command, cwd=REPO, check=True)
+
+
+def design_walkthrough() -> None:
+    """New → Circles (empty) → two turning circles → quarter turns → Complete cuts → first colours."""
+    from PyQt6.QtCore import QPoint, QSettings, Qt
+    from PyQt6.QtTest import QTest
+
+    from hlavolamy.gui.app import application
+    from hlavolamy.gui.window import MainWindow
+    from hlavolamy.plugins.manager import get_plugin_host
+
+    app = application()  # noqa: F841 - keep the application alive while the window lives
+    window = MainWindow(QSettings(str(HERE / ".screenshots.ini"), QSettings.Format.IniFormat))
+    window.resize(1200, 800)
+    window.show()
+    window.document.new_design(get_plugin_host().geometry("circles"))
+    window.tabs.setCurrentWidget(window.fields_tab)
+
+    def at(panel, x: float, y: float) -> QPoint:
+        panel.canvas.grab()
+        return panel.canvas.designer.frame.to_widget(x, y).toPoint()
+
+    def gesture(panel, tool: str, start: tuple[float, float], end: tuple[float, float] | None = None) -> None:
+        panel.select_tool(tool)
+        QTest.mousePress(panel.canvas, Qt.MouseButton.LeftButton, pos=at(panel, *start))
+        QTest.mouseMove(panel.canvas, at(panel, *(end or start)))
+        QTest.mouseRelease(panel.canvas, Qt.MouseButton.LeftButton, pos=at(panel, *(end or start)))
+
+    fields = window.fields_tab.design
+    gesture(fields, "turn", (0, 0), (4, 0))
+    gesture(fields, "turn", (4, 0), (8, 0))
+    window.grab().save(str(HERE / "design-1-circles.png"))
+
+    moves = window.moves_tab
+    window.tabs.setCurrentWidget(moves)
+    for inside in ((-2, 0), (6, 0)):
+        gesture(moves.design, "pick-circle", inside)
+        moves.steps.setValue(4)
+        moves.apply_circle_move()
+    window.tabs.setCurrentWidget(window.fields_tab)
+    gesture(fields, "complete", (0, 0))
+    window.grab().save(str(HERE / "design-2-cuts.png"))
+
+    colouring = window.colouring_tab
+    window.tabs.setCurrentWidget(colouring)
+    colouring.palette_list.setCurrentRow(list(colouring.palette).index("white"))
+    gesture(colouring.design, "paint", (2, 0.5))
+    colouring.palette_list.setCurrentRow(list(colouring.palette).index("red"))
+    gesture(colouring.design, "paint", (-3.5, 0))
+    window.grab().save(str(HERE / "design-3-paint.png"))
+    window.document.undo_stack.setClean()
+    window.close()
+    (HERE / ".screenshots.ini").unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    only = set(sys.argv[1:])
+    for file, arguments in SHOTS.items():
+        if not only or file in only:
+            shoot(file, arguments)
+    if not only or "design" in only:
+        design_walkthrough()
