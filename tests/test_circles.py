@@ -189,6 +189,22 @@ def test_rashkey_facts() -> None:
     assert sorted(Counter(round(r.area, 6) for r in design.cells).values()) == [6, 7, 20]
     assert sorted(len(o) for o in orbits(puzzle)) == [6, 7, 10, 10]
     assert [c.kind for c in design.circles].count("cut") == 10
+    assert Counter(puzzle.colours) == {"red": 13, "blue": 13, "yellow": 7}  # "Rashkey 3": the shared pieces yellow
+
+
+def test_rashkey_squares_move_like_turn_push() -> None:
+    """The six squares only reach a group of order 120 (S5 acting on six points), as on the real puzzle.
+
+    That restriction is why "Rashkey 3" has 2/3 of the square colourings a free orbit would allow.
+    """
+    from sympy.combinatorics import Permutation, PermutationGroup
+
+    _, design = presets.preset("rashkey")
+    puzzle = design.puzzle()
+    (squares,) = [o for o in orbits(puzzle) if len(o) == 6]
+    index = {cell: i for i, cell in enumerate(squares)}
+    gens = [Permutation([index[int(m[c])] for c in squares]) for m in puzzle.moves.values()]
+    assert PermutationGroup(gens).order() == 120
 
 
 def test_four_disks_has_twelve_moving_pieces_and_reports_whole_turned_parts() -> None:
@@ -305,3 +321,18 @@ def test_scrambled_puzzle_is_solved(name: str) -> None:
     state = State.solved(puzzle).apply(random_scramble(puzzle, 40, 7))
     solution = solver.solve(puzzle, state, time_limit=60)
     assert state.apply(list(solution.moves)).is_solved()
+
+
+def test_empty_design_data_is_valid_but_not_a_puzzle() -> None:
+    data = GEOMETRY.load_data({})
+    assert data == {"circles": [], "colours": {}, "palette": {}, "grid": 1}
+    with pytest.raises(PuzzleError, match="no cells"):
+        Design.from_data(data).puzzle()
+
+
+def test_view_declines_data_that_disagrees_with_the_cells() -> None:
+    puzzle = GEOMETRY.build(preset="four-disks")
+    data = json.loads(json.dumps(puzzle.plugin.data))
+    data["colours"].popitem()
+    other = type(puzzle)(puzzle.colours, puzzle.moves, plugin=type(puzzle.plugin)("circles", data))
+    assert GEOMETRY.view(other) is None

@@ -131,7 +131,9 @@ def test_designer_completes_the_rashkey_cuts(app) -> None:
         designer.drag("turn", *at(cx + 4, 0))
     with pytest.raises(PuzzleError, match="turn angle"):
         designer.press("complete", *at(0, 0))
-    designer.set_steps("c1", 4)
+    for _ in range(3):  # 180, 120, then 90 degrees
+        designer.press("steps", *at(-2, 0))
+    assert designer.data()["circles"][0]["steps"] == 4
     designer.set_steps("c2", 4)
     assert designer.press("complete", *at(0, 0))
     assert len(designer.data()["circles"]) == 12
@@ -146,7 +148,7 @@ def test_designer_completes_the_rashkey_cuts(app) -> None:
     assert not image.isNull()
 
 
-def test_designer_steps_tool_cycles_allowed_angles(app) -> None:
+def test_designer_steps_tool_cycles_turn_angles(app) -> None:
     puzzle = GEOMETRY.build(preset="rashkey")
     designer = GEOMETRY.designer(puzzle)
     render(lambda p: designer.paint(p, RECT, DrawOptions()))
@@ -155,9 +157,14 @@ def test_designer_steps_tool_cycles_allowed_angles(app) -> None:
     for _ in range(3):
         designer.press("steps", x, y)
         seen.append(designer.data()["circles"][0].get("steps"))
-    assert seen == [2, 1, 4]
+    assert seen == [5, 6, 8]
+    assert designer.press("steps", x, y)  # 10 steps: the pattern does not allow it, and the build says so
+    with pytest.raises(PuzzleError, match="jams at 36 degrees"):
+        designer.build()
     assert designer.press("steps", x, y, frozenset({"shift"}))
     assert "steps" not in designer.data()["circles"][0]
+    assert designer.press("steps", x, y)  # from automatic: the pattern's own finest turn
+    assert designer.data()["circles"][0]["steps"] == 4
 
 
 def test_designer_hole_tool_makes_a_ring(app) -> None:
@@ -174,3 +181,15 @@ def test_designer_hole_tool_makes_a_ring(app) -> None:
     render(lambda p: view.paint(p, RECT, State.solved(rings), DrawOptions()))
     assert view.move_at(*widget_point(view, 0, 0)) is None  # the hole does not turn
     assert view.move_at(*widget_point(view, -10, 0)).move == "A"
+
+
+def test_designer_shift_places_off_the_grid(app) -> None:
+    designer = GEOMETRY.designer(None)
+    render(lambda p: designer.paint(p, RECT, DrawOptions()))
+    start = designer.frame.to_widget(1.3, 0.6)
+    assert designer.press("cut", start.x(), start.y(), frozenset({"shift"}))
+    end = designer.frame.to_widget(3.8, 0.6)
+    designer.drag("cut", end.x(), end.y())
+    (circle,) = designer.data()["circles"]
+    assert (circle["x"], circle["y"], circle["r"]) == pytest.approx((1.3, 0.6, 2.5))
+    assert circle["kind"] == "cut"

@@ -68,6 +68,19 @@ def test_shape_graph_and_home_group(square1):
     assert stab.order == 2 * factorial(8) ** 2  # corners, edges and the middle flip, all free at the cube shape
 
 
+def test_phase1_brings_random_shapes_home_legally(square1):
+    from hlavolamy.solve.blocked import phase1, shape_index
+
+    graph = shape_graph(square1)
+    home = graph.space.home
+    for seed in range(10):
+        state = State.solved(square1).apply(random_scramble(square1, 60, seed))
+        index = shape_index(graph, state.perm)
+        at_home = state.apply(phase1(graph, index), check_legal=True)
+        assert np.array_equal(graph.space.shape_of(at_home.perm), home)
+        assert len(phase1(graph, index)) == graph.depth[index] <= 26
+
+
 def test_shipped_file_matches_the_plugin(square1):
     shipped = load_puzzle(REPO / "puzzles" / "square1.json").puzzle
     assert shipped.fingerprint == square1.fingerprint

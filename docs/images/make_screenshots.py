@@ -24,7 +24,8 @@ SHOTS = {  # file -> hlavolamy gui arguments
     "rashkey-play.png": ["puzzles/rashkey.json", "--scramble", "12", "--seed", "2", "--solved"],
     "rashkey-colouring.png": ["puzzles/rashkey.json", "--tab", "colouring"],
     "rashkey-moves.png": ["puzzles/rashkey.json", "--tab", "moves"],
-    "rashkey-analysis.png": ["puzzles/rashkey.json", "--side", "analysis", "--analyse", "--numbers"],
+    "rashkey-analysis.png": ["puzzles/rashkey.json", "--side", "analysis", "--analyse", "--numbers",
+                             "--orbit", "3"],
     "rashkey-solve.png": ["puzzles/rashkey.json", "--side", "solve", "--scramble", "20", "--seed", "5", "--solve",
                           "--steps", "6"],
     "cube-play.png": ["puzzles/rubik3.json", "--play", "R U R' U' F2 D", "--solved"],
@@ -47,7 +48,7 @@ def design_walkthrough() -> None:
     from hlavolamy.gui.window import MainWindow
     from hlavolamy.plugins.manager import get_plugin_host
 
-    app = application()  # noqa: F841 - keep the application alive while the window lives
+    app = application()
     window = MainWindow(QSettings(str(HERE / ".screenshots.ini"), QSettings.Format.IniFormat))
     window.resize(1200, 800)
     window.show()
@@ -63,11 +64,16 @@ def design_walkthrough() -> None:
         QTest.mousePress(panel.canvas, Qt.MouseButton.LeftButton, pos=at(panel, *start))
         QTest.mouseMove(panel.canvas, at(panel, *(end or start)))
         QTest.mouseRelease(panel.canvas, Qt.MouseButton.LeftButton, pos=at(panel, *(end or start)))
+        QTest.mouseMove(panel.canvas, QPoint(2, 2))  # park the mouse: no hover highlight in the picture
+
+    def save(name: str) -> None:
+        app.processEvents()
+        window.grab().save(str(HERE / name))
 
     fields = window.fields_tab.design
     gesture(fields, "turn", (0, 0), (4, 0))
     gesture(fields, "turn", (4, 0), (8, 0))
-    window.grab().save(str(HERE / "design-1-circles.png"))
+    save("design-1-circles.png")
 
     moves = window.moves_tab
     window.tabs.setCurrentWidget(moves)
@@ -77,7 +83,7 @@ def design_walkthrough() -> None:
         moves.apply_circle_move()
     window.tabs.setCurrentWidget(window.fields_tab)
     gesture(fields, "complete", (0, 0))
-    window.grab().save(str(HERE / "design-2-cuts.png"))
+    save("design-2-cuts.png")
 
     colouring = window.colouring_tab
     window.tabs.setCurrentWidget(colouring)
@@ -85,7 +91,7 @@ def design_walkthrough() -> None:
     gesture(colouring.design, "paint", (2, 0.5))
     colouring.palette_list.setCurrentRow(list(colouring.palette).index("red"))
     gesture(colouring.design, "paint", (-3.5, 0))
-    window.grab().save(str(HERE / "design-3-paint.png"))
+    save("design-3-paint.png")
     window.document.undo_stack.setClean()
     window.close()
     (HERE / ".screenshots.ini").unlink(missing_ok=True)

@@ -17,10 +17,10 @@ state with shape ``s`` is ``h · t_s`` for one ``h`` in ``H``, so the number of
 reachable positions is ``|H| × (number of shapes)``.
 
 >>> from hlavolamy.core.puzzle import Puzzle
->>> p = Puzzle("AABBC", {"a": [1, 2, 0, 3, 4], "b": [0, 1, 3, 4, 2]}, blockings=[[0, 1]])
+>>> p = Puzzle("AABBC", {"a": [1, 2, 0, 3, 4], "b": [0, 3, 4, 2, 1]}, blockings=[[0, 1]])
 >>> r = analyse_blocking(p)
->>> r.n_shapes, r.legal_at_solved, r.reachable
-(3, ['a'], 9)
+>>> r.n_shapes, r.legal_at_solved, r.blocked_at_solved, r.reachable
+(4, ['a'], {'b': [(0, 1)]}, 24)
 """
 
 from __future__ import annotations
@@ -51,6 +51,9 @@ SYMPY_DEGREE = 400
 
 MACRO_STATES = 100_000
 """Positions the breadth-first search for short home-shape macros visits."""
+
+SHORTEST_SHARE = 0.5
+"""Share of the kept macros chosen for being short; the rest are chosen for moving few cells."""
 
 MAX_UNCHECKED_GENERATORS = 300
 """Above :data:`SYMPY_DEGREE` cells, the most Schreier generators kept without a membership test."""
@@ -342,13 +345,13 @@ class Stabiliser:
     sympy_group: Any = field(default=None, repr=False)
 
 
-def stabiliser(puzzle: Puzzle, *, keep: int = 24, max_shapes: int = MAX_SHAPES, max_states: int = MACRO_STATES,
+def stabiliser(puzzle: Puzzle, *, keep: int = 36, max_shapes: int = MAX_SHAPES, max_states: int = MACRO_STATES,
                cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> Stabiliser:
     """Generators of ``H``, the stabiliser of the home shape (cached on the puzzle).
 
     The generators a solver sees come first: up to ``keep`` macros, chosen
     from the elements of ``H`` a bounded breadth-first search over positions
-    reaches with shortest words (a third the shortest, the rest those moving
+    reaches with shortest words (half the shortest, the rest those moving
     the fewest cells: short, local macros make short commutators) and the
     shortest Schreier generators. Then every Schreier generator is checked
     with sympy's membership test and added when it enlarges the group, so the
@@ -396,7 +399,7 @@ def home_words(puzzle: Puzzle, space: ShapeSpace, *, max_states: int = MACRO_STA
 
 
 def pick_macros(macros: Sequence[Macro], keep: int) -> list[Macro]:
-    """Up to ``keep`` distinct macros (an inverse counts as the same): a third shortest, the rest most local."""
+    """Up to ``keep`` distinct macros (an inverse counts as the same): the shortest first, the rest most local."""
     out: list[Macro] = []
     seen: set[bytes] = set()
 
@@ -406,7 +409,7 @@ def pick_macros(macros: Sequence[Macro], keep: int) -> list[Macro]:
             seen.add(P.inverse(m.perm).astype(P.DTYPE).tobytes())
             out.append(m)
 
-    for m in sorted(macros, key=lambda m: m.cost)[: max(keep // 3, 1)]:
+    for m in sorted(macros, key=lambda m: m.cost)[: max(int(keep * SHORTEST_SHARE), 1)]:
         take(m)
     for m in sorted(macros, key=lambda m: (P.support(m.perm).size, m.cost)):
         take(m)
@@ -484,7 +487,8 @@ class BlockingReport:
         for k, r in enumerate(self.fused_reach):
             swaps = [p for p in r.partners if p != k]
             swap_text = f"; can take the home of fused sets {swaps}" if swaps else ""
-            lines.append(f"  fused set {k}: {r.places} places over positions {list(r.positions)}{swap_text}")
+            plural = "" if r.places == 1 else "s"
+            lines.append(f"  fused set {k}: {r.places} place{plural} over positions {list(r.positions)}{swap_text}")
         lines.extend(f"Note: {n}" for n in self.notes)
         return "\n".join(lines)
 

@@ -37,6 +37,8 @@ LIBRARY_KINDS = ("3-cycle", "piece 3-cycle", "twist", "double transposition")
 _KEEP_PER_KIND = 12
 """Macros of one kind kept per group: several, so each solving step can use the cheapest."""
 _BATCH_CELLS = 1_000_000
+_PAIR_CELLS = 12_000_000
+"""Work per commutator stage: pairs tried x cells."""
 """Most commutator cells (pairs x cells) computed in one numpy batch."""
 
 
@@ -56,12 +58,12 @@ class Macro:
     orbit: int
 
 
-def three_cycle_library(puzzle: Puzzle, *, time_budget: float = 3.0, cancel: CancelToken | None = None) -> list[Macro]:
+def three_cycle_library(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: CancelToken | None = None) -> list[Macro]:
     """3-cycles, piece 3-cycles, twists and double transpositions, shortest first (cached per puzzle)."""
     return [m for m in small_support_macros(puzzle, time_budget=time_budget, cancel=cancel) if m.kind in LIBRARY_KINDS]
 
 
-def small_support_macros(puzzle: Puzzle, *, time_budget: float = 3.0, cancel: CancelToken | None = None,
+def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: CancelToken | None = None,
                          progress: ProgressCallback | None = None) -> list[Macro]:
     """Every kept small-support macro, library kinds and ``"other"``, shortest first (cached per puzzle)."""
     key = "analysis.commutators"
@@ -86,8 +88,9 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 3.0, cancel: Ca
     pool.add_commutators(_prime_powers(_power_sources(words)), words[:600], until(0.85), cancel)
     for ind in independent_moves(puzzle, time_budget=max(0.0, until(1.0) - time.monotonic()), cancel=cancel):
         pool.add(Word(ind.turns, puzzle.perm_of(ind.turns)))
-    pool.add_twists(words[:1000], cancel)
     result = pool.kept()
+    if pool.add_twists(words[:1000], {(m.kind, int(group_of[m.cells[0]])) for m in result}, cancel):
+        result = pool.kept()
     puzzle.cache[key] = result
     report(progress, 1.0, f"{len(result)} macros")
     return result
@@ -173,7 +176,12 @@ class _Pool:
 
     def add_commutators(self, left: Sequence[Word], right: Sequence[Word], deadline: float,
                         cancel: CancelToken | None) -> list[Word]:
-        """Commutators ``[a, b]`` of pairs whose supports meet in at most two pieces; the new small ones."""
+        """Commutators ``[a, b]`` of pairs whose supports meet in at most two pieces; the new small ones.
+
+        The cheapest :data:`_PAIR_CELLS` / n pairs are tried (a fixed amount
+        of work, so the library does not depend on the machine's load), unless
+        ``deadline`` comes first.
+        """
         if not left or not right:
             return []
         a_sup = np.stack([w.perm != np.arange(w.perm.size) for w in left]).astype(np.float32)
@@ -185,8 +193,8 @@ class _Pool:
             ia, ib = ia[keep], ib[keep]
         cost = np.array([w.length for w in left])[ia] + np.array([w.length for w in right])[ib]
         order = np.lexsort((overlap[ia, ib], cost))
-        ia, ib = ia[order], ib[order]
         n = self.puzzle.n_cells
+        ia, ib = ia[order][:_PAIR_CELLS // n], ib[order][:_PAIR_CELLS // n]
         batch = max(1, _BATCH_CELLS // n)
         found = []
         for start in range(0, ia.size, batch):
@@ -206,14 +214,15 @@ class _Pool:
                     found.append(self.best[perm.tobytes()])
         return found
 
-    def add_twists(self, setups: Sequence[Word], cancel: CancelToken | None) -> None:
+    def add_twists(self, setups: Sequence[Word], have: set[tuple[str, int]], cancel: CancelToken | None) -> bool:
         """Pure twists as ``X Y'`` for two piece 3-cycles that move the same pieces the same way but turn them differently.
 
         Commutators rarely twist pieces in place directly; conjugating each
         piece 3-cycle by short set-ups and pairing conjugates with equal
         piece movement yields them for every piece orbit that has 3-cycles.
+        ``have`` holds the (kind, group) pairs already found; True if any twist was added.
         """
-        have = {(m.kind, self.group_of[m.cells[0]]) for m in self.kept()}
+        added = False
         for g, po in enumerate(self.structure.piece_orbits):
             if po.piece_size == 1 or ("twist", g) in have or ("piece 3-cycle", g) not in have:
                 continue
@@ -232,12 +241,14 @@ class _Pool:
                 first_turns, first = found[0]
                 for turns, other in found[1:]:
                     if turns != first_turns:
-                        self.add(Word(first.turns + invert(other.turns), first.perm[P.inverse(other.perm)]))
+                        added |= self.add(Word(first.turns + invert(other.turns), first.perm[P.inverse(other.perm)]))
                         break
+        return added
 
     def _groups_of(self, w: Word) -> tuple[int, ...]:
-        moved = np.flatnonzero(w.perm != np.arange(w.perm.size))
-        return tuple(np.unique(self.group_of[moved]).tolist())
+        groups = self.group_of[w.perm != np.arange(w.perm.size)]
+        first = groups[0]
+        return (int(first),) if np.all(groups == first) else tuple(np.unique(groups).tolist())
 
     def kept(self) -> list[Macro]:
         """Classified macros: per (groups, kind) the shortest few, shortest first overall.
@@ -301,14 +312,11 @@ _LOCATE_TABLES: dict[int, tuple[PieceOrbit, np.ndarray, np.ndarray]] = {}
 def _kind(po: PieceOrbit, perm: np.ndarray) -> str:
     """Name what ``perm`` (moving one piece orbit only) does to its pieces."""
     slots, turns = _locate(po, perm)
-    moved = slots != np.arange(slots.size)
-    twisted = np.any(turns != np.arange(po.piece_size), axis=1)
-    lengths = sorted(len(c) for c in P.cycles(slots.astype(np.int64)))
-    single = po.piece_size == 1
-    if lengths == [3]:
-        return "3-cycle" if single else "piece 3-cycle"
-    if lengths == [2, 2]:
+    moved = np.flatnonzero(slots != np.arange(slots.size))
+    if moved.size == 3:
+        return "3-cycle" if po.piece_size == 1 else "piece 3-cycle"
+    if moved.size == 4 and np.array_equal(slots[slots[moved]], moved):
         return "double transposition"
-    if not moved.any() and twisted.any():
+    if moved.size == 0 and np.any(turns != np.arange(po.piece_size)):
         return "twist"
     return "other"

@@ -138,7 +138,7 @@ def _powers_fixing_outside(word: Word, group_of: np.ndarray) -> Iterator[tuple[i
             yield k, np.array(sorted(x for c in moved for x in c))
 
 
-def independent_moves(puzzle: Puzzle, *, max_length: int = 4, time_budget: float = 2.0,
+def independent_moves(puzzle: Puzzle, *, max_length: int = 4, max_words: int = 5000, time_budget: float = 2.0,
                       cancel: CancelToken | None = None) -> list[IndependentMove]:
     """Powers of short words that act on one orbit (or lockstep orbits) only; shortest first.
 
@@ -147,7 +147,12 @@ def independent_moves(puzzle: Puzzle, *, max_length: int = 4, time_budget: float
     """
     deadline = time.monotonic() + time_budget
     group_of, groups = cell_groups(puzzle)
-    words = short_words(puzzle, max_length, deadline=deadline, cancel=cancel)
+    words = short_words(puzzle, max_length, limit=max_words, deadline=deadline, cancel=cancel)
+    orders = {name: puzzle.move_order(name) for name in puzzle.moves}
+
+    def length(turns: list[Turn]) -> int:
+        return sum(min(t.power % orders[t.move], -t.power % orders[t.move]) for t in turns)
+
     best: dict[tuple[int, ...], IndependentMove] = {}
     for word in words:
         for k, cells in _powers_fixing_outside(word, group_of):
@@ -155,8 +160,8 @@ def independent_moves(puzzle: Puzzle, *, max_length: int = 4, time_budget: float
             turns = [Turn(t.move, t.power * k) for t in word.turns] if len(word.turns) == 1 else word.turns * k
             candidate = IndependentMove(turns, key, groups[int(group_of[key[0]])])
             old = best.get(key)
-            if old is None or puzzle.length(old.turns) > puzzle.length(candidate.turns):
+            if old is None or length(old.turns) > length(candidate.turns):
                 best[key] = candidate
         if time.monotonic() > deadline:
             break
-    return sorted(best.values(), key=lambda m: (puzzle.length(m.turns), m.cells))
+    return sorted(best.values(), key=lambda m: (length(m.turns), m.cells))

@@ -35,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of --scramble (screenshots)")
     parser.add_argument("--solve", action="store_true", help="solve, then show the solution (screenshots)")
     parser.add_argument("--steps", type=int, default=0, metavar="K", help="step K turns into the solution (screenshots)")
+    parser.add_argument("--orbit", type=int, metavar="K", help="with --analyse: highlight orbit K (screenshots)")
     parser.add_argument("--size", type=_size, default=(1200, 800), metavar="WxH", help="window size (screenshots)")
     parser.set_defaults(func=run)
 
@@ -44,5 +45,5 @@ def run(args: argparse.Namespace) -> int:
 
     staging = Staging(tab=args.tab, side=args.side, sequence=args.play, size=args.size, numbers=args.numbers,
                       solved=args.solved, analyse=args.analyse, scramble=args.scramble, seed=args.seed,
-                      solve=args.solve, steps=args.steps)
+                      solve=args.solve, steps=args.steps, orbit=args.orbit)
     return run_app(args.puzzle, screenshot=args.screenshot, staging=staging)

@@ -50,6 +50,8 @@ class Staging:
     seed: int = 1
     solve: bool = False
     steps: int = 0
+    orbit: int | None = None
+    """Select this orbit in the analysis (its cells highlighted); needs ``analyse``."""
 
 
 def run(puzzle: str | None = None, *, screenshot: str | None = None, staging: Staging = Staging()) -> int:
@@ -104,6 +106,8 @@ def _screenshot(window: MainWindow, path: str, staging: Staging) -> int:
         window.document.play(puzzle.parse(staging.sequence), f"Execute {staging.sequence}")
     if staging.analyse:
         _wait(window, play.analysis_page.analyse)
+        if staging.orbit is not None:
+            play.analysis_page.select_orbit(staging.orbit)
     if staging.solve:
         _wait(window, play.solve_page.solve)
         for _ in range(staging.steps):

@@ -221,6 +221,10 @@ class DesignCanvas(_Canvas):
             self._changed = self._call(lambda: designer.drag(self.tool, pos.x(), pos.y())) or self._changed
         self.update()
 
+    def leaveEvent(self, event: object) -> None:
+        self._hover = None
+        self.update()
+
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         designer = self.designer
         if designer is None or self._press is None:

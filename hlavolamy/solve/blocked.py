@@ -175,8 +175,14 @@ def phase2(puzzle: Puzzle, stab: Stabiliser, perm: np.ndarray, *, budget: _Budge
     from hlavolamy.solve import solve  # the generic solver; it calls us only for puzzles with blockings
 
     derived = macro_puzzle(puzzle, stab)
-    solution = solve(derived, State(derived, perm), cancel=budget,
-                     progress=None if progress is None else _scaled(progress, 0.2, 0.95))
+    try:
+        solution = solve(derived, State(derived, perm), cancel=budget,
+                         progress=None if progress is None else _scaled(progress, 0.2, 0.95))
+    except UnreachableError as exc:
+        raise UnreachableError(
+            "the fused sets can be brought home, but the rest of the position is outside the group of legal "
+            f"home-to-home move sequences ({exc})"
+        ) from None
     return expand_macros(puzzle, stab, solution.moves)
 
 

@@ -83,6 +83,8 @@ def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,
 
     Raises :class:`Stuck` when a group cannot be finished by its macros.
     """
+    if problem.is_solved():
+        return
     p = plan(problem.puzzle, cancel=cancel)
     if only is None:
         report(progress, 0.05, "phase 0: frozen cells and parities")

@@ -132,34 +132,61 @@ def build_table(puzzle: Puzzle, cells: np.ndarray, macros: Sequence[Sequence[Tur
 
 
 def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
-                max_steps: int = 10_000, kicks: int = 30, seed: int = 0) -> bool:
+                max_steps: int = 10_000, rescues: int = 20) -> bool:
     """Play conjugates while one makes cells of the group right; True when the group (or the problem) is solved.
 
-    At a dead end (no conjugate gains, e.g. two edges left flipped while the
-    library has no flip) up to ``kicks`` times a random cheap conjugate that
-    loses nothing is played, which reshuffles the leftovers into a shape some
-    macro can fix (two 3-cycles with different twists make a pure twist).
+    At a dead end (no conjugate gains: two edges left flipped while the
+    library has no flip) a pair of conjugates is searched for that gains
+    together (:func:`_rescue`); up to ``rescues`` times.
     """
-    rng = np.random.default_rng(seed)
     cells = table.cells
     goal = np.append(problem.goal[cells], -1)
     care = np.ones(cells.size + 1, dtype=bool) if problem.care is None else np.append(problem.care[cells], True)
     weight = care[table.positions]
-    moves_something = (table.positions != table.sources).any(1)
+    want = goal[table.positions]
     for _ in range(max_steps):
         if cancel is not None:
             cancel.check()
         labels = np.append(problem.labels[cells], -1)
         if np.all((labels == goal) | ~care) or problem.is_solved():
             return True
-        want = goal[table.positions]
-        gain = ((labels[table.sources] == want) & weight).sum(1) - ((labels[table.positions] == want) & weight).sum(1)
+        gain = _gains(labels, table, want, weight)
         best = int(np.argmax(gain / table.cost))
-        if gain[best] <= 0:
-            neutral = np.flatnonzero((gain == 0) & moves_something & (labels[table.sources] != labels[table.positions]).any(1))
-            if kicks <= 0 or neutral.size == 0:
-                return False
-            kicks -= 1
-            best = int(rng.choice(neutral[: max(1, neutral.size // 20)]))
-        problem.play(table.word(best))
+        if gain[best] > 0:
+            problem.play(table.word(best))
+            continue
+        pair = _rescue(labels, goal, care, table, want, weight, cancel) if rescues > 0 else None
+        if pair is None:
+            return False
+        rescues -= 1
+        problem.play(table.word(pair[0]) + table.word(pair[1]))
     return False
+
+
+def _gains(labels: np.ndarray, table: GroupTable, want: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """Cells each conjugate makes right minus cells it makes wrong."""
+    return ((labels[table.sources] == want) & weight).sum(1) - ((labels[table.positions] == want) & weight).sum(1)
+
+
+def _rescue(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, table: GroupTable, want: np.ndarray,
+            weight: np.ndarray, cancel: CancelToken | None, first_moves: int = 150) -> tuple[int, int] | None:
+    """Two conjugates that together make more cells right than wrong, cheapest ratio; None if none.
+
+    First steps are the cheapest conjugates writing to a wrong cell; each is
+    played on a copy and every second step scored at once.
+    """
+    wrong = (labels != goal) & care
+    touches = wrong[table.positions].any(1) & (table.positions != table.sources).any(1)
+    best, best_score = None, 0.0
+    for first in np.flatnonzero(touches)[:first_moves]:
+        if cancel is not None:
+            cancel.check()
+        after = labels.copy()
+        after[table.positions[first]] = labels[table.sources[first]]
+        base = int(((after == goal) & care).sum() - ((labels == goal) & care).sum())
+        total = base + _gains(after, table, want, weight)
+        score = total / (table.cost + table.cost[first])
+        k = int(np.argmax(score))
+        if total[k] > 0 and score[k] > best_score:
+            best, best_score = (int(first), k), float(score[k])
+    return best

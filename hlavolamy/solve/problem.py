@@ -11,7 +11,7 @@ the wrong label, which is also how every answer is verified by replay.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -65,6 +65,10 @@ class Problem:
             goal = np.asarray(puzzle.colour_ids, dtype=np.int64)
             exact = False
         return cls(puzzle, labels.copy(), goal, wildcards, exact, labels.copy(), goal.copy(), [])
+
+    def fork(self) -> Problem:
+        """An independent copy sharing the puzzle (and so its caches)."""
+        return replace(self, labels=self.labels.copy(), goal=self.goal.copy(), turns=list(self.turns))
 
     def wrong(self) -> int:
         """Cells that count and show a label other than the goal's."""

@@ -13,10 +13,9 @@
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
+from hlavolamy.analysis.independent import generators
 from hlavolamy.core.progress import CancelToken, ProgressCallback
 from hlavolamy.errors import HlavolamyError, UnreachableError
 from hlavolamy.solve.decompose import Stuck, plan, solve_decomposed
@@ -64,14 +63,14 @@ def _whole(problem: Problem, progress: ProgressCallback | None, cancel: CancelTo
         except Stuck as exc:
             raise HlavolamyError(f"the commutators strategy could not finish this position: {exc}") from None
         return
-    assigned = copy.deepcopy(problem)
+    assigned = problem.fork()
     _colours_to_exact(assigned)
     try:
         solve_decomposed(assigned, cancel=cancel, progress=progress)
     except Stuck as exc:
         raise HlavolamyError(f"the commutators strategy could not finish this position: {exc}") from None
     best = assigned
-    on_colours = copy.deepcopy(problem)
+    on_colours = problem.fork()
     on_colours.budget = len(assigned.turns) + len(assigned.turns) // 2
     try:
         solve_decomposed(on_colours, cancel=cancel, progress=progress)
@@ -105,17 +104,24 @@ def _colours_to_exact(problem: Problem) -> None:
 
 
 def _orbit(problem: Problem, group: int, progress: ProgressCallback | None, cancel: CancelToken, *, keep: bool) -> None:
-    """Solve one group: with its own macros only (keep), or after fixing its parities with any moves."""
-    p = plan(problem.puzzle, cancel=cancel)
+    """Solve one group: with moves and macros that leave the rest alone (keep), or with any moves first."""
+    puzzle = problem.puzzle
+    p = plan(puzzle, cancel=cancel)
     cells = p.groups[group]
-    if not keep:
+    how = "without disturbing the other orbits" if keep else "with its macros"
+    if p.tables[group] is None or not keep:
+        inside = np.zeros(puzzle.n_cells, dtype=bool)
+        inside[cells] = True
+        gens = [g for g in generators(puzzle)
+                if not keep or np.all(inside | (puzzle.turn_perm(g) == np.arange(puzzle.n_cells)))]
+        frozen = cells if p.tables[group] is None else cells[:0]
         try:
-            problem.play(bfs_quotient(problem, cells if p.tables[group] is None else cells[:0], problem.exact,
-                                      care=cells, cancel=cancel))
-        except (QuotientTooBig, ValueError):
+            problem.play(bfs_quotient(problem, frozen, problem.exact, gens=gens, care=cells, cancel=cancel))
+        except QuotientTooBig:
             pass
+        except ValueError:
+            raise UnreachableError(f"this orbit cannot be solved {how}") from None
     try:
         solve_decomposed(problem, cancel=cancel, progress=progress, only=group)
     except Stuck as exc:
-        how = "without disturbing the other orbits" if keep else "with its macros"
         raise UnreachableError(f"this orbit cannot be solved {how}: {exc}") from None

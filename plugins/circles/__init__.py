@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.errors import PuzzleError
 from hlavolamy.plugins.hookspecs import Geometry, Parameter, hookimpl
 
 from .design import PLUGIN, Design
@@ -58,8 +59,12 @@ class CirclesGeometry(Geometry):
     def view(self, puzzle: Puzzle) -> View | None:
         if puzzle.plugin is None or puzzle.plugin.name != PLUGIN:
             return None
-        design = Design.from_data(puzzle.plugin.data)
-        if len(design.cells) != puzzle.n_cells:  # data and cells disagree: let the host draw plain cells
+        try:
+            design = Design.from_data(puzzle.plugin.data)
+            cells = len(design.cells)
+        except PuzzleError:  # bad data: the file still plays, the host draws plain cells
+            return None
+        if cells != puzzle.n_cells:
             return None
         from .view import CirclesView  # Qt only here
 

@@ -9,9 +9,10 @@ The data (JSON, stored in the puzzle's plugin record)::
      "grid": 1}
 
 Turning circles give moves (``steps`` turns make a full turn; missing or null
-picks the finest symmetric turn; ``name`` defaults to A, B, ... in order);
-cut circles only cut. Coloured regions are the cells, in the order of
-``colours``.
+picks the finest symmetric turn; ``name`` defaults to A, B, ... in order;
+an optional ``inner`` radius makes a hole, so the turn carries only the
+ring); cut circles only cut. Coloured regions are the cells, in the order
+of ``colours``.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ R = 4
 """Disk radius in grid units for the lattice puzzles."""
 
 PRESETS: dict[str, str] = {
-    "rashkey": "Rashkey: two disks one radius apart, quarter turns; 33 pieces (20 triangles, 7 diamonds, 6 squares).",
+    "rashkey": "Rashkey 3: two disks one radius apart, quarter turns; 33 pieces (20 triangles, 7 diamonds, 6 squares).",
     "rashkey4x": "Four-disk Rashkey: four disks on the corners of a square of side one radius, quarter turns.",
     "hungarian-rings": "Hungarian rings: two rings of 20 balls crossing at right angles, sharing two balls.",
     "four-disks": "Four disks on a square, quarter turns; 12 moving pieces around four spinning centres.",
@@ -49,20 +49,15 @@ def pieces(design: Design) -> list[Region]:
 
 
 def rashkey() -> tuple[str, Design]:
-    """Two disks one radius apart. Left half red/orange/yellow, right half blue/cyan/green, middle white."""
+    """Two disks one radius apart, in the published "Rashkey 3" colours.
+
+    One disk red, the other blue, the pieces they share yellow (Jaap
+    Scherphuis's Rashkey page lists the three factory schemes; this is the hardest).
+    """
     design = lattice_disks([(0, 0), (R, 0)], 4)
-    families = (
-        {"triangle": "red", "square": "orange", "diamond": "yellow"},
-        {"triangle": "blue", "square": "cyan", "diamond": "green"},
-    )
-    kinds = _shape_kinds(pieces(design), ("diamond", "triangle", "square"))
     for region in pieces(design):
-        x = region.point[0]
-        if abs(x - R / 2) < 1e-6:
-            label = "white"
-        else:
-            label = families[x > R / 2][kinds[region.id]]
-        design.colours[region.id] = label
+        shared = {"A", "B"} <= region.inside
+        design.colours[region.id] = "yellow" if shared else ("red" if "A" in region.inside else "blue")
     design.palette.update(PALETTE)
     return "Rashkey", design
 
@@ -71,14 +66,6 @@ PALETTE = {
     "red": "#d7263d", "orange": "#f49d37", "yellow": "#f5d547", "blue": "#1b6ca8", "cyan": "#5bc0eb",
     "green": "#3bb273", "white": "#f4f4f4", "purple": "#7b4fa0", "pink": "#e87ea1", "grey": "#8d99ae",
 }
-
-
-def _shape_kinds(regions: list[Region], names_by_size: tuple[str, ...]) -> dict[str, str]:
-    """Name regions by area class, smallest class first (congruent pieces share an area)."""
-    classes = sorted({round(r.area, 6) for r in regions})
-    if len(classes) != len(names_by_size):
-        raise ValueError(f"expected {len(names_by_size)} piece shapes, found {len(classes)}")
-    return {r.id: names_by_size[classes.index(round(r.area, 6))] for r in regions}
 
 
 def rashkey4x() -> tuple[str, Design]:

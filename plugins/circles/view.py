@@ -24,10 +24,12 @@ from hlavolamy.plugins.hookspecs import Designer, DrawOptions, MoveHit, Tool, Vi
 
 from .arrangement import Region
 from .design import CUT, TURN, Design, DesignCircle, carry_colours, complete_cuts
-from .symmetry import MAX_ORDER, JamError, symmetry_order
+from .symmetry import MAX_ORDER, JamError
 
 HIT_PIXELS = 8.0
 """How close (in pixels) to a circle's rim a press grabs the circle."""
+STEP_CHOICES = (2, 3, 4, 5, 6, 8, 10, 12)
+"""Turns per full turn the Turn angle tool steps through (plus the pattern's own finest turn)."""
 
 
 class Frame:
@@ -231,7 +233,7 @@ TOOLS = (
         "Ring hole",
         "Drag out from a turning circle's centre to cut a hole: the turn then carries only the ring; drag back to remove it",
     ),
-    Tool("steps", "Turn angle", "Click a turning circle: next turn angle its pattern allows (360/k); Shift-click: automatic"),
+    Tool("steps", "Turn angle", "Click a turning circle: the next turn angle (180°, 120°, 90°, ...); Shift-click: automatic"),
     Tool("complete", "Complete cuts", "Add the cut circles every turning circle needs to turn by its angle"),
     Tool("paint", "Paint region", "Click a region to give it the current colour: it becomes a cell"),
     Tool("erase", "Erase colour", "Click a region to take its colour away: it is no longer a cell"),
@@ -255,6 +257,7 @@ class CirclesDesigner(Designer):
         self.frame = Frame(self.box, QRectF(0, 0, 400, 400))
         self._active: str | None = None
         self._grab = (0.0, 0.0)
+        self._modifiers: frozenset[str] = frozenset()
 
     # -- data ----------------------------------------------------------------
     def _set(self, design: Design) -> None:
@@ -262,6 +265,14 @@ class CirclesDesigner(Designer):
         self._painter = _Painter(design)
         self.box = _box(design.circles, (), 0.08)
         self._jam = self._find_jam()
+        self._auto_steps = {c.id: self._auto(c) for c in design.circles if c.kind == TURN and c.steps is None}
+
+    def _auto(self, circle: DesignCircle) -> int | None:
+        """The turn the automatic steps give now (None while the design is not a puzzle yet)."""
+        try:
+            return self.design.steps(circle)
+        except PuzzleError:
+            return None
 
     def _find_jam(self) -> JamError | None:
         try:
@@ -384,29 +395,31 @@ class CirclesDesigner(Designer):
         painter.setPen(ink)
         for c in turning:
             at = frame.to_widget(c.x, c.y - c.r)
-            steps = f"{360 / c.steps:g}°" if c.steps else "auto"
+            auto = self._auto_steps.get(c.id)
+            steps = f"{360 / c.steps:g}°" if c.steps else (f"auto {360 / auto:g}°" if auto else "auto")
             painter.drawText(QPointF(at.x() + 4, at.y() - 4), f"{names[c.id]} ({steps})")
         painter.restore()
 
     # -- tools -------------------------------------------------------------------
-    def _snap(self, x: float, y: float, modifiers: frozenset[str]) -> tuple[float, float]:
+    def _snap(self, x: float, y: float) -> tuple[float, float]:
+        """To the grid, unless there is none or the gesture started with Shift held."""
         grid = self.design.grid
-        if not grid or "shift" in modifiers:
+        if not grid or "shift" in self._modifiers:
             return (x, y)
         return (round(x / grid) * grid, round(y / grid) * grid)
 
-    def _snap_length(self, r: float, modifiers: frozenset[str] = frozenset()) -> float:
+    def _snap_length(self, r: float) -> float:
         grid = self.design.grid
-        if not grid or "shift" in modifiers:
+        if not grid or "shift" in self._modifiers:
             return max(r, 1e-3)
         return max(grid, round(r / grid) * grid)
 
     def press(self, tool: str, x: float, y: float, modifiers: frozenset[str] = frozenset()) -> bool:
-        modifiers = frozenset(m.lower() for m in modifiers)
+        self._modifiers = frozenset(m.lower() for m in modifiers)
         px, py = self.frame.to_design(x, y)
         self._active = None
         if tool in (TURN, CUT):
-            return self._add_circle(tool, *self._snap(px, py, modifiers))
+            return self._add_circle(tool, *self._snap(px, py))
         if tool == "hole":
             target = circle_under(self.design, px, py, (TURN,), holes=True)
             self._active = None if target is None else target.id
@@ -424,7 +437,7 @@ class CirclesDesigner(Designer):
             self._edit([c for c in self.design.circles if c.id != target])
             return True
         if tool == "steps":
-            return self._cycle_steps(px, py, "shift" in modifiers)
+            return self._cycle_steps(px, py, "shift" in self._modifiers)
         if tool == "complete":
             return self._complete()
         if tool in ("paint", "erase"):
@@ -437,7 +450,7 @@ class CirclesDesigner(Designer):
         px, py = self.frame.to_design(x, y)
         c = self.design.circle(self._active)
         if tool == "drag":
-            nx, ny = self._snap(px + self._grab[0], py + self._grab[1], frozenset())
+            nx, ny = self._snap(px + self._grab[0], py + self._grab[1])
             if (nx, ny) == (c.x, c.y):
                 return False
             return self._try_replace(c, x=nx, y=ny)
@@ -483,10 +496,12 @@ class CirclesDesigner(Designer):
                 return False
             self._replace(circle, steps=None)
             return True
-        finest = symmetry_order(self.design.arrangement, circle.shape, self.design.turned_regions(circle), self.design.cell_index)
-        options = [k for k in range(finest, 0, -1) if finest % k == 0]
-        current = circle.steps if circle.steps in options else None
-        steps = options[(options.index(current) + 1) % len(options)] if current is not None else options[0]
+        finest = self._auto_steps.get(circle.id) or self.design.steps(replace(circle, steps=None))
+        options = sorted(set(STEP_CHOICES) | ({finest} if finest > 1 else set()))
+        if circle.steps is None:
+            steps = finest if finest > 1 else options[0]
+        else:
+            steps = next((k for k in options if k > circle.steps), options[0])
         self._replace(circle, steps=steps)
         return True
 

@@ -62,14 +62,19 @@ def test_apply_all_and_the_animation(qtbot, window):
     assert window.document.state.is_solved()
 
 
-def test_a_move_off_the_path_retires_the_solution(qtbot, window):
+def test_a_move_off_the_path_pauses_the_solution_until_undo(qtbot, window):
     cube(window)
     window.document.set_state(State.solved(window.document.puzzle).apply("R U"), "Set position")
     solve_now(qtbot, window)
-    window.play_tab.moves_page.buttons["F"].click()
     page = window.play_tab.solve_page
-    assert page.player is None and "solve again" in page.solution_info.text()
+    summary = page.solution_info.text()
+    window.play_tab.moves_page.buttons["F"].click()
+    assert page.off_path and "solve again" in page.solution_info.text()
     assert not page.forward_button.isEnabled()
+    window.undo_action.trigger()
+    assert not page.off_path and page.solution_info.text() == summary
+    page.apply_all()
+    assert window.document.state.is_solved()
 
 
 def test_random_position_is_reachable_and_seeded(qtbot, window):

@@ -18,6 +18,7 @@ from PyQt6.QtWidgets import (
 
 from hlavolamy.core.progress import CancelToken, ProgressCallback
 from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.errors import HlavolamyError
 
 if TYPE_CHECKING:
     from hlavolamy.gui.window import MainWindow
@@ -119,6 +120,8 @@ class AnalysisPage(QWidget):
         splitter.addWidget(self.report)
         splitter.addWidget(self.structure)
         splitter.addWidget(self.cycles)
+        for index, stretch in enumerate((4, 2, 3)):
+            splitter.setStretchFactor(index, stretch)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
@@ -193,6 +196,13 @@ class AnalysisPage(QWidget):
     def play_macro(self, text: str) -> None:
         puzzle = self.app.document.require_puzzle()
         self.app.play(puzzle.parse(text), f"3-cycle {text}")
+
+    def select_orbit(self, index: int) -> None:
+        """Select an orbit in the tree (its cells light up on the drawing)."""
+        item = self.structure.topLevelItem(index)
+        if item is None:
+            raise HlavolamyError(f"there is no orbit {index}: the puzzle has {self.structure.topLevelItemCount()}")
+        self.structure.setCurrentItem(item)
 
     def _highlight_selection(self) -> None:
         tree = self.sender()

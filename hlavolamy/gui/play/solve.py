@@ -9,7 +9,7 @@ import numpy as np
 from PyQt6.QtCore import QTimer
 from PyQt6.QtWidgets import (
     QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
-    QSpinBox, QVBoxLayout, QWidget,
+    QSpinBox, QStyle, QVBoxLayout, QWidget,
 )
 
 from hlavolamy.core.progress import CancelToken, ProgressCallback
@@ -93,6 +93,9 @@ class SolvePage(QWidget):
         super().__init__()
         self.app = app
         self.player: SolutionPlayer | None = None
+        self.off_path = False
+        """The position is not on the player's path (a move was made beside it)."""
+        self.summary = ""
         self.orbits: list[list[int]] = []
         self.timer = QTimer(self)
         self.timer.setInterval(STEP_INTERVAL_MS)
@@ -160,10 +163,12 @@ class SolvePage(QWidget):
         self.solution_text.setPlaceholderText("The solution appears here")
         self.solution_info = QLabel()
         self.solution_info.setWordWrap(True)
-        self.first_button = QPushButton("⏮")
-        self.back_button = QPushButton("◀")
-        self.forward_button = QPushButton("▶")
-        self.last_button = QPushButton("⏭")
+        style = self.style()
+        icons = QStyle.StandardPixmap
+        self.first_button = QPushButton(style.standardIcon(icons.SP_MediaSkipBackward), "")
+        self.back_button = QPushButton(style.standardIcon(icons.SP_MediaSeekBackward), "")
+        self.forward_button = QPushButton(style.standardIcon(icons.SP_MediaSeekForward), "")
+        self.last_button = QPushButton(style.standardIcon(icons.SP_MediaSkipForward), "")
         self.animate_button = QPushButton("Play")
         self.apply_button = QPushButton("Apply all")
         for button, tip, slot in (
@@ -198,6 +203,7 @@ class SolvePage(QWidget):
     def puzzle_changed(self) -> None:
         self.stop_animation()
         self.player = None
+        self.off_path = False
         self.orbits = []
         self.orbit.clear()
         self.solution_text.clear()
@@ -215,10 +221,15 @@ class SolvePage(QWidget):
         self._mode_changed()
 
     def state_changed(self) -> None:
-        if self.player is not None and not self.player.locate(self.app.document.state):
-            self.stop_animation()
-            self.solution_info.setText("The position changed since this solution was found: solve again.")
-            self.player = None
+        """Follow the position along the solution; off its path, stepping pauses until undo returns."""
+        if self.player is not None:
+            self.off_path = not self.player.locate(self.app.document.state)
+            if self.off_path:
+                self.stop_animation()
+                self.solution_info.setText("The position left this solution's path: undo back onto it, "
+                                           "or solve again.")
+            else:
+                self.solution_info.setText(self.summary)
         self._update_steps()
 
     def _mode_changed(self) -> None:
@@ -229,7 +240,7 @@ class SolvePage(QWidget):
                                      else "Find a sequence that solves the current position (in the background)")
 
     def _update_steps(self) -> None:
-        p = self.player
+        p = None if self.off_path else self.player
         at_start = p is None or p.index == 0
         at_end = p is None or p.index == len(p.turns)
         for button in (self.first_button, self.back_button):
@@ -292,13 +303,9 @@ class SolvePage(QWidget):
         """Keep a solution for stepping (only if the position is still the one solved)."""
         turns = list(solution.moves)
         self.player = SolutionPlayer(start, turns)
-        if not self.player.locate(self.app.document.state):
-            self.player = None
-            self.solution_info.setText("The position changed while solving: solve again.")
-            return
         verified = "verified by replay" if solution.verified else "NOT verified"
-        self.solution_info.setText(f"{solution.length} moves, {solution.time:.2f} s, "
-                                   f"strategy {solution.strategy}, {verified}")
+        self.summary = f"{solution.length} moves, {solution.time:.2f} s, strategy {solution.strategy}, {verified}"
+        self.state_changed()
         self.app.status(f"Solved in {solution.length} moves")
         self._update_steps()
         if not turns:
