@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from math import factorial, prod
 
 import numpy as np
@@ -14,8 +16,19 @@ from hlavolamy.analysis import analyse, membership
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.invariants import invariants, vectors
 from hlavolamy.analysis.membership import check_state, group_order
+from hlavolamy.analysis.memo import forget_shared
 from hlavolamy.analysis.modular import Span
 from hlavolamy.core.puzzle import Puzzle
+
+
+@contextmanager
+def without_schreier_sims() -> Iterator[None]:
+    """Structural answers only: no whole-group Schreier–Sims, no results shared from other tests."""
+    forget_shared()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(membership, "EXACT_CELL_LIMIT", 0)
+        yield
+    forget_shared()
 
 
 def wreath_full_order(p: Puzzle) -> int:
@@ -68,8 +81,8 @@ def test_unreachable_verdicts_are_right(p: Puzzle, rnd) -> None:
 def test_structural_answers_are_sound(p: Puzzle, rnd) -> None:
     """Without Schreier–Sims a reachable position is never refused; a refusal is certain."""
     group = sorted(bfs_group(p))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(membership, "EXACT_CELL_LIMIT", 0)
+    p = Puzzle(p.colours, p.moves)
+    with without_schreier_sims():
         for key in rnd.sample(group, min(30, len(group))):
             verdict = check_state(p, as_perm(key))
             assert verdict.reachable and verdict.exact == (not pieces(p).orbits)
@@ -128,14 +141,14 @@ def test_rubik3_laws_order_and_reasons() -> None:
     assert any(f"cell {b} moved outside its orbit" in r for r in reasons)
 
 
-def test_structural_order_matches_schreier_sims_on_cubes(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_structural_order_matches_schreier_sims_on_cubes() -> None:
     exact = {n: group_order(cube(n)).value for n in (2, 3)}
-    monkeypatch.setattr(membership, "EXACT_CELL_LIMIT", 0)
-    for n in (2, 3):
-        structural = group_order(fresh_cube(n))
-        assert not structural.exact and structural.value == exact[n]
-    # the 3x3x3 with middle slices: centres move in three pairs of opposite faces
-    assert group_order(fresh_cube(3, centre_slices=True)).value == 43252003274489856000 * 24
+    with without_schreier_sims():
+        for n in (2, 3):
+            structural = group_order(fresh_cube(n))
+            assert not structural.exact and structural.value == exact[n]
+        # the 3x3x3 with middle slices: centres move in three pairs of opposite faces
+        assert group_order(fresh_cube(3, centre_slices=True)).value == 43252003274489856000 * 24
 
 
 def test_analysis_is_cached_and_serialisable() -> None:

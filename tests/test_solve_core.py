@@ -7,7 +7,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
@@ -33,6 +32,16 @@ def scrambled(puzzle: Puzzle, data: st.DataObject, length: int = 40) -> State:
 
 def replay(puzzle: Puzzle, state: State, moves: list[Turn]) -> State:
     return state.apply(moves)
+
+
+def test_rubik2_exact_and_by_colours():
+    from hlavolamy.core.fileformat import load_puzzle
+    from tests.conftest import PUZZLES
+
+    puzzle = load_puzzle(PUZZLES / "rubik2.json").puzzle
+    state = State.solved(puzzle).apply([Turn(m, 1) for m in list(puzzle.moves) * 5][:23])
+    assert state.apply(solve(puzzle, state).moves).is_solved()
+    assert state.apply(solve(puzzle, state.colour_ids()).moves).is_colour_solved()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -158,6 +167,7 @@ def test_simplify_cancels_across_commuting_moves():
     assert simplify(puzzle, [Turn("a"), Turn("a")]) == [Turn("a", -1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["rubik2", "rubik3"])
 def test_shipped_cubes_random_positions(name):
     from hlavolamy.core.fileformat import load_puzzle

@@ -81,6 +81,18 @@ def test_phase1_brings_random_shapes_home_legally(square1):
         assert len(phase1(graph, index)) == graph.depth[index] <= 26
 
 
+def test_shortcuts_cut_detours_and_stay_legal(square1):
+    from hlavolamy.core.turns import Turn, invert
+    from hlavolamy.solve.blocked import shortcut
+
+    state = State.solved(square1).apply("U3 D3")  # the cube shape, both layers turned
+    detour = random_scramble(square1, 12, 5, start=state)
+    path = detour + invert(detour) + [Turn("D", -3), Turn("U", -3)]
+    shorter = shortcut(square1, state.perm, path)
+    assert state.apply(shorter, check_legal=True).is_solved()
+    assert square1.length(shorter) == 6
+
+
 def test_shipped_file_matches_the_plugin(square1):
     shipped = load_puzzle(REPO / "puzzles" / "square1.json").puzzle
     assert shipped.fingerprint == square1.fingerprint
@@ -94,6 +106,7 @@ def test_geometry_data_is_checked(geometry):
     small = geometry.build(middle=False)
     assert small.n_cells == 24 and len(small.blockings) == 8
     assert geometry.moves({"middle": False})["T"][:6] == [17, 16, 15, 14, 13, 12]
+    assert geometry.turned_parts({"middle": False})["T"] == [0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17]
 
 
 def test_unreachable_square1_position_is_explained(square1):

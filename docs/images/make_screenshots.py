@@ -21,7 +21,7 @@ REPO = HERE.parents[1]
 SIZE = "1200x800"
 
 SHOTS = {  # file -> hlavolamy gui arguments
-    "rashkey-play.png": ["puzzles/rashkey.json", "--scramble", "12", "--seed", "2", "--solved"],
+    "play-rashkey.png": ["puzzles/rashkey.json", "--scramble", "12", "--seed", "2", "--solved"],
     "rashkey-colouring.png": ["puzzles/rashkey.json", "--tab", "colouring"],
     "rashkey-moves.png": ["puzzles/rashkey.json", "--tab", "moves"],
     "rashkey-analysis.png": ["puzzles/rashkey.json", "--side", "analysis", "--analyse", "--numbers",

@@ -344,6 +344,22 @@ class Stabiliser:
     """True when the generators provably generate all of ``H`` (every Schreier generator checked)."""
     sympy_group: Any = field(default=None, repr=False)
 
+    def contains(self, perm: np.ndarray) -> bool | None:
+        """Is the home-shape position ``perm`` in ``H``? None when that cannot be decided exactly."""
+        if self.sympy_group is None or not self.complete:
+            return None
+        return bool(self.sympy_group.contains(as_sympy(perm)))
+
+
+def as_sympy(perm: np.ndarray) -> Any:
+    """Our permutation as sympy's: sympy maps a point to its image, so it takes the inverse array.
+
+    With that, sympy's left-to-right product matches our "a then b" = ``a[b]``.
+    """
+    from sympy.combinatorics import Permutation
+
+    return Permutation(P.inverse(perm).tolist(), size=len(perm))
+
 
 def stabiliser(puzzle: Puzzle, *, keep: int = 36, max_shapes: int = MAX_SHAPES, max_states: int = MACRO_STATES,
                cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> Stabiliser:
@@ -379,13 +395,22 @@ def stabiliser(puzzle: Puzzle, *, keep: int = 36, max_shapes: int = MAX_SHAPES, 
     return result
 
 
+def near_solved(puzzle: Puzzle, *, max_states: int = MACRO_STATES,
+                cancel: CancelToken | None = None) -> dict[bytes, tuple[bytes, int]]:
+    """The positions nearest to solved (a bounded breadth-first search), cached: macros and solution tails."""
+    key = "blocking.near_solved"
+    if key not in puzzle.cache:
+        puzzle.cache[key] = breadth_first(puzzle, max_states=max_states, cancel=cancel)[0]
+    return puzzle.cache[key]
+
+
 def home_words(puzzle: Puzzle, space: ShapeSpace, *, max_states: int = MACRO_STATES,
                cancel: CancelToken | None = None) -> list[Macro]:
     """Every non-identity position at the home shape that a bounded breadth-first search reaches, as a macro.
 
     Breadth-first order makes each word a shortest legal word for its element.
     """
-    parents, _ = breadth_first(puzzle, max_states=max_states, cancel=cancel)
+    parents = near_solved(puzzle, max_states=max_states, cancel=cancel)
     dtype = position_dtype(puzzle)
     keys = list(parents)
     states = np.frombuffer(b"".join(keys), dtype=dtype).reshape(len(keys), puzzle.n_cells).astype(np.int64)
@@ -421,13 +446,7 @@ def _complete_with_sympy(graph: ShapeGraph, rest: list[tuple[int, int, int, np.n
     """Add the candidates outside the group generated so far; return the group and its order."""
     from sympy.combinatorics import Permutation, PermutationGroup
 
-    n = graph.space.n
-
-    def as_sympy(p: np.ndarray) -> Permutation:
-        # sympy composes left to right like our "a then b" = a[b] on the inverse arrays.
-        return Permutation(P.inverse(p).tolist(), size=n)
-
-    group = PermutationGroup([as_sympy(m.perm) for m in kept] or [Permutation(n - 1)])
+    group = PermutationGroup([as_sympy(m.perm) for m in kept] or [Permutation(graph.space.n - 1)])
     for k, (_, s, j, g) in enumerate(rest):
         if k % 256 == 0:
             if cancel is not None:

@@ -31,6 +31,7 @@ from functools import cached_property
 
 import numpy as np
 
+from hlavolamy.analysis.memo import memo
 from hlavolamy.analysis.orbits import distinct_generators, move_matrix, orbits, restrict
 from hlavolamy.analysis.unionfind import merge_pairs
 from hlavolamy.core.puzzle import Puzzle
@@ -411,10 +412,11 @@ def _dependents(moves: np.ndarray, cls: list[tuple[int, np.ndarray]], orbit_list
 
 
 def pieces(puzzle: Puzzle) -> PieceStructure:
-    """Orbits, minimal blocks, lockstep pieces with orientation, and dependent orbits (cached)."""
-    cached = puzzle.cache.get("analysis.pieces")
-    if cached is not None:
-        return cached
+    """Orbits, minimal blocks, lockstep pieces with orientation, and dependent orbits (cached per moves)."""
+    return memo(puzzle, "analysis.pieces", lambda: _pieces(puzzle))
+
+
+def _pieces(puzzle: Puzzle) -> PieceStructure:
     moves = move_matrix(puzzle)
     n = puzzle.n_cells
     orbit_list = orbits(puzzle)
@@ -427,6 +429,4 @@ def pieces(puzzle: Puzzle) -> PieceStructure:
         members = [(i, systems[i], f) for i, f in cls]
         piece_orbits.append(_piece_orbit(moves, both, members, n))
         dependent.extend(_dependents(moves, cls, orbit_list, sizes, n))
-    result = PieceStructure(tuple(puzzle.moves), orbit_list, systems, piece_orbits, sorted(dependent))
-    puzzle.cache["analysis.pieces"] = result
-    return result
+    return PieceStructure(tuple(puzzle.moves), orbit_list, systems, piece_orbits, sorted(dependent))

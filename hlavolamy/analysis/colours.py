@@ -7,11 +7,13 @@ patterns agree up to a turn in the orientation group) and the turn; pieces
 of one class are interchangeable, so they are matched in order. The result
 may break an invariant (parity, twist sum); the freedom left — swapping two
 slots that show the same pattern, turning a slot whose pattern is symmetric
-— changes the invariant vector without changing any colour. Which of these
-to apply is a linear system over GF(p) per prime (one equation per law the
-reachable positions obey). With ``wildcards`` > 0 one paid change (a swap or
-turn that alters at most that many shown colours) may be added when the
-free ones cannot fix the invariants.
+— changes the invariant vector without changing any colour. How often to
+apply each such change is found by :func:`~hlavolamy.analysis.modular.combination`
+(a linear system over Z/p^A per prime, solved in echelon form). With
+``wildcards`` > 0 one paid change (a swap or turn that alters at most that
+many shown colours) may be added when the free ones cannot fix the
+invariants. Where Schreier–Sims is affordable the result is verified, and
+a breadth-first search over reachable colourings backs it up.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ import numpy as np
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
 from hlavolamy.analysis.invariants import CELL_PARITY, PIECE_PARITY, TWIST_SUM, Invariants, invariants, vectors
+from hlavolamy.analysis.modular import combination
 from hlavolamy.analysis.orbits import format_cells
 from hlavolamy.core import perm as P
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.errors import PuzzleError, UnreachableError
@@ -134,62 +138,17 @@ def _adjustments(po: PieceOrbit, target: np.ndarray, slots_of: dict[tuple[int, .
             for turn in group[1:][np.all(shown[q][group[1:]] == shown[q], axis=1)]:
                 out.append((rotate(q, turn), 0))
         return out
-    classes = list(slots_of.values())
-    if len(classes) > 1:
-        out.append(min(((t := swap(a[0], b[0], group[0])), cost(t)) for a in classes for b in classes if a is not b)
-                   if len(classes) <= 32 else ((t := swap(classes[0][0], classes[1][0], group[0])), cost(t)))
+    def cheapest(candidates: list[np.ndarray]) -> tuple[np.ndarray, int]:
+        costs = [cost(t) for t in candidates]
+        k = int(np.argmin(costs))
+        return candidates[k], costs[k]
+
+    firsts = [slots[0] for slots in slots_of.values()][:32]
+    if len(firsts) > 1:
+        out.append(cheapest([swap(a, b, group[0]) for i, a in enumerate(firsts) for b in firsts[i + 1:]]))
     for turn in group[1:]:
-        out.append(min(((t := rotate(q, turn)), cost(t)) for q in range(po.n_pieces)))
+        out.append(cheapest([rotate(q, turn) for q in range(po.n_pieces)]))
     return [(t, c) for t, c in out if c > 0]
-
-
-def _solve_mod_p(matrix: np.ndarray, rhs: np.ndarray, p: int) -> np.ndarray | None:
-    """A solution ``c`` of ``matrix @ c = rhs (mod p)``, or None."""
-    a = np.concatenate([matrix % p, (rhs % p)[:, None]], axis=1).astype(np.int64)
-    rows, cols = matrix.shape
-    pivots = []
-    r = 0
-    for col in range(cols):
-        nz = np.flatnonzero(a[r:, col]) + r
-        if not nz.size:
-            continue
-        a[[r, nz[0]]] = a[[nz[0], r]]
-        a[r] = (a[r] * pow(int(a[r, col]), -1, p)) % p
-        others = np.flatnonzero(a[:, col])
-        others = others[others != r]
-        a[others] = (a[others] - a[others, col:col + 1] * a[r]) % p
-        pivots.append(col)
-        r += 1
-        if r == rows:
-            break
-    if np.any(a[r:, -1]):
-        return None
-    c = np.zeros(cols, dtype=np.int64)
-    for i, col in enumerate(pivots):
-        c[col] = a[i, -1]
-    return c
-
-
-def _fix(inv: Invariants, x: np.ndarray, deltas: np.ndarray) -> np.ndarray | None:
-    """How many times to apply each adjustment (rows of ``deltas``) so ``x`` becomes reachable."""
-    counts = np.zeros(len(deltas), dtype=np.int64)
-    modulus = 1
-    by_prime: dict[int, list[dict[int, int]]] = defaultdict(list)
-    for coeffs, p in inv.relations:
-        by_prime[p].append(coeffs)
-    for p, rels in by_prime.items():
-        r = np.zeros((len(rels), len(inv.components)), dtype=np.int64)
-        for k, coeffs in enumerate(rels):
-            r[k, list(coeffs)] = list(coeffs.values())
-        c = _solve_mod_p(r @ deltas.T if len(deltas) else np.zeros((len(rels), 0), np.int64), -(r @ x), p)
-        if c is None:
-            return None
-        # combine with earlier primes (Chinese remainder): counts = c (mod p), unchanged mod modulus
-        while np.any(counts % p != c):
-            counts = np.where(counts % p != c, counts + modulus, counts)
-        modulus *= p
-    moduli = np.array([comp.modulus for comp in inv.components])
-    return counts if inv.span.contains((x + counts @ deltas) % moduli) else None
 
 
 def _delta(structure: PieceStructure, inv: Invariants, j: int, t: np.ndarray) -> np.ndarray:
@@ -220,15 +179,78 @@ def _distinct_deltas(structure: PieceStructure, inv: Invariants, adjustments: li
     return perms, (np.array(list(seen.values())) if seen else np.zeros((0, width), np.int64))
 
 
-def assign_colours(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray, *, wildcards: int = 0) -> State:
+COLOUR_SEARCH_LIMIT = 200_000
+"""Most colourings visited when Schreier–Sims rejects the structural answer (small puzzles only)."""
+
+
+def _search_colourings(puzzle: Puzzle, target: np.ndarray, cancel: CancelToken | None) -> np.ndarray | bool:
+    """Breadth-first search over the colourings the moves reach: a permutation showing ``target``,
+    False when none does, True when the search gave up at :data:`COLOUR_SEARCH_LIMIT`."""
+    moves = list(puzzle.moves.values())
+    start = puzzle.colour_ids.astype(np.int32)
+    goal = target.astype(np.int32).tobytes()
+    parent: dict[bytes, tuple[bytes, int] | None] = {start.tobytes(): None}
+    frontier = [start]
+    found = start.tobytes() if start.tobytes() == goal else None
+    while frontier and found is None:
+        if cancel is not None:
+            cancel.check()
+        nxt = []
+        for colours in frontier:
+            key = colours.tobytes()
+            for k, m in enumerate(moves):
+                image = colours[m]
+                image_key = image.tobytes()
+                if image_key not in parent:
+                    parent[image_key] = (key, k)
+                    nxt.append(image)
+                    if image_key == goal:
+                        found = goal
+        if len(parent) > COLOUR_SEARCH_LIMIT and found is None:
+            return True
+        frontier = nxt
+    if found is None:
+        return False
+    path = []
+    while parent[found] is not None:
+        found, k = parent[found]
+        path.append(k)
+    perm = np.arange(puzzle.n_cells)
+    for k in reversed(path):
+        perm = perm[moves[k]]
+    return perm
+
+
+def assign_colours(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray, *, wildcards: int = 0,
+                   verify: bool = True, cancel: CancelToken | None = None) -> State:
     """A reachable position showing ``colour_ids`` (ids into ``puzzle.colour_labels``).
 
     With ``wildcards`` = k the position may show up to k colours other than
     the given ones when that is the only way to be reachable. Raises
-    UnreachableError saying why no position fits.
+    UnreachableError saying why no position fits. Where Schreier–Sims is
+    affordable (and ``verify``) the answer is checked exactly; should the
+    group be smaller than its orbits, pieces and invariants say, the
+    colourings the moves reach are searched instead.
     """
-    structure = pieces(puzzle)
+    from hlavolamy.analysis.membership import in_group
+
     target = _target_array(puzzle, colour_ids)
+    state = _structural_assignment(puzzle, target, wildcards)
+    if not verify or in_group(puzzle, state.perm) is not False:
+        return state
+    found = _search_colourings(puzzle, target, cancel) if not wildcards else True
+    if found is False:
+        raise UnreachableError("no reachable position shows these colours (every colouring the moves reach "
+                               "was searched)")
+    if found is True:
+        raise UnreachableError("every orbit, piece, parity and twist law allows these colours, but Schreier–Sims "
+                               "rejects the position found and a search of the reachable colourings gave up")
+    return State(puzzle, found)
+
+
+def _structural_assignment(puzzle: Puzzle, target: np.ndarray, wildcards: int) -> State:
+    """Match pieces by colour pattern, then fix parities and twists with colour-preserving changes."""
+    structure = pieces(puzzle)
     _check_counts(puzzle, structure, target)
     perm = np.arange(puzzle.n_cells, dtype=np.int64)
     classes = [_match_pieces(puzzle, j, po, target, perm) for j, po in enumerate(structure.piece_orbits)]
@@ -247,7 +269,7 @@ def assign_colours(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray, *, wi
     for extra, _ in options:
         start = perm if extra is None else perm[extra]
         x0 = vectors(structure, inv.components, start)[0]
-        counts = _fix(inv, x0, free_deltas)
+        counts = combination([c.modulus for c in inv.components], inv.move_vectors, free_deltas, x0)
         if counts is not None:
             for t, k in zip(free_perms, counts.tolist()):
                 if k:
@@ -256,7 +278,7 @@ def assign_colours(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray, *, wi
     reasons = "; ".join(inv.violations(x))
     raise UnreachableError(f"no reachable position shows these colours: {reasons}, and no swap of identical "
                            "pieces or turn of a symmetric piece fixes it"
-                           + (f" (nor one change of at most {wildcards} colours)" if wildcards else ""))
+                           + (f" (nor one change of at most {wildcards} shown colours)" if wildcards else ""))
 
 
 def state_from_colours(puzzle: Puzzle, labels: Sequence[str], *, wildcards: int = 0) -> State:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
+from hlavolamy.analysis.memo import memo
 from hlavolamy.analysis.modular import Span
 from hlavolamy.analysis.orbits import move_matrix
 from hlavolamy.analysis.unionfind import merge_pairs
@@ -193,7 +194,11 @@ class Invariants:
 
 
 def invariants(puzzle: Puzzle) -> Invariants:
-    """Each move's invariant vector and the subgroup of reachable combinations."""
+    """Each move's invariant vector and the subgroup of reachable combinations (cached per moves)."""
+    return memo(puzzle, "analysis.invariants", lambda: _invariants(puzzle))
+
+
+def _invariants(puzzle: Puzzle) -> Invariants:
     structure = pieces(puzzle)
     comps = components(structure)
     move_vectors = vectors(structure, comps, move_matrix(puzzle), moves=True)

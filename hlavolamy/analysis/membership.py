@@ -1,14 +1,15 @@
 """Group order and reachability: exact by Schreier–Sims where affordable, else from the structure.
 
-Exact answers come from sympy's Schreier–Sims (``order``, ``contains``) on
-the moved cells; that takes a tenth of a second on a 3x3x3, two seconds on a
-4x4x4 and minutes beyond, so it is used up to :data:`EXACT_CELL_LIMIT` moved
-cells. Bigger puzzles get a *structural* answer: the order of each piece
-orbit's own group (exact, by Jordan's theorem when its action is alternating
-or symmetric, else by Schreier–Sims on its few cells) combined under the
-assumption that piece orbits are tied together only by the invariants
-(parities, twist sums) — true for cubes and the usual puzzles, stated as an
-assumption in the answer. Unreachability found from orbits, pieces or
+The structure gives an upper bound of the group order: each piece orbit's
+own group (exact by Jordan's theorem when its pieces move as an alternating
+or symmetric group, by Schreier–Sims when small, else bounded by "every
+arrangement and turn its invariants allow"), combined under the invariants.
+Up to :data:`EXACT_CELL_LIMIT` moved cells a randomized Schreier–Sims
+(sympy) builds a stabiliser chain; its order never exceeds the group's, so
+reaching the bound proves the chain complete — a 6x6x6 in about two
+seconds, where deterministic Schreier–Sims takes minutes. The chain then
+answers membership exactly by sifting. Bigger puzzles get the structural
+answers, stated as such; unreachability found from orbits, pieces or
 invariants is always certain.
 """
 
@@ -19,10 +20,12 @@ from math import factorial, prod
 
 import numpy as np
 from sympy.combinatorics import Permutation, PermutationGroup
+from sympy.combinatorics.util import _distribute_gens_by_base, _orbits_transversals_from_bsgs, _strip
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
 from hlavolamy.analysis.colours import state_from_colours
 from hlavolamy.analysis.invariants import CELL_PARITY, Invariants, invariants, vectors
+from hlavolamy.analysis.memo import memo
 from hlavolamy.analysis.modular import Span
 from hlavolamy.analysis.orbits import distinct_generators, format_cells, move_matrix, restrict
 from hlavolamy.core import perm as P
@@ -30,11 +33,17 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 
-__all__ = ["GroupOrder", "Reachability", "check_state", "group_order", "state_from_colours", "structure_violations",
-           "whole_group"]  # state_from_colours lives in colours.py; re-exported for callers that check and set positions
+__all__ = ["GroupOrder", "Reachability", "StabiliserChain", "check_state", "group_order", "in_group",
+           "state_from_colours", "structural_order", "structure_violations", "whole_group"]  # state_from_colours lives in colours.py; re-exported for callers that check and set positions
 
-EXACT_CELL_LIMIT = 100
-"""Most moved cells for which Schreier–Sims on the whole group is run (a 4x4x4 has 96)."""
+EXACT_CELL_LIMIT = 220
+"""Most moved cells for which a stabiliser chain of the whole group is built (a 6x6x6 has 216)."""
+
+DETERMINISTIC_CELL_LIMIT = 100
+"""Most moved cells for deterministic Schreier–Sims when randomized chains fall short of the bound."""
+
+RANDOM_ATTEMPTS = 3
+"""Randomized Schreier–Sims runs (each more patient) before falling back to the deterministic one."""
 
 LOCAL_SCHREIER_SIMS_LIMIT = 64
 """Most cells of one piece orbit whose group order is found by Schreier–Sims."""
@@ -86,17 +95,72 @@ def _sympy_group(puzzle: Puzzle, cells: list[int]) -> PermutationGroup:
     return PermutationGroup([Permutation(row.tolist()) for row in gens])
 
 
-def whole_group(puzzle: Puzzle) -> PermutationGroup | None:
-    """The group on the moved cells with its stabiliser chain built, or None when too big (cached)."""
-    key = "analysis.schreier_sims"
-    if key not in puzzle.cache:
-        cells = _moved_cells(pieces(puzzle))
-        group = None
-        if cells and len(cells) <= EXACT_CELL_LIMIT:
-            group = _sympy_group(puzzle, cells)
-            group.schreier_sims()
-        puzzle.cache[key] = group
-    return puzzle.cache[key]
+@dataclass(frozen=True)
+class StabiliserChain:
+    """A base and strong generating set of the group on the moved ``cells`` (local indices 0..len-1)."""
+
+    cells: np.ndarray
+    base: list[int]
+    orbits: list[list[int]]
+    transversals: list[dict]
+
+    @property
+    def order(self) -> int:
+        return prod(len(o) for o in self.orbits)
+
+    def contains(self, perm: np.ndarray) -> bool:
+        """Membership of a puzzle permutation that keeps the moved cells among themselves (sifting)."""
+        index = np.full(perm.size, -1, dtype=np.int64)
+        index[self.cells] = np.arange(self.cells.size)
+        rest, level = _strip(Permutation(index[perm[self.cells]].tolist()), self.base, self.orbits, self.transversals)
+        return level == len(self.base) + 1 and rest.is_Identity
+
+
+def _chain(cells: list[int], base: list[int], strong: list[Permutation]) -> StabiliserChain:
+    orbits, transversals = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong))
+    return StabiliserChain(np.array(cells, dtype=np.int64), list(base), [list(o) for o in orbits], transversals)
+
+
+def _random_chain(cells: list[int], group: PermutationGroup, patience: int = 10) -> StabiliserChain:
+    """A stabiliser chain by randomized Schreier–Sims (its order is at most the group's).
+
+    sympy's randomized version fails on groups whose base is a single point;
+    such a group has at most ``degree`` elements, so the deterministic
+    algorithm is instant there.
+    """
+    try:
+        base, strong = group.schreier_sims_random(consec_succ=patience)
+    except IndexError:
+        base, strong = group.base, group.strong_gens
+    return _chain(cells, base, strong)
+
+
+def whole_group(puzzle: Puzzle) -> StabiliserChain | None:
+    """A proven stabiliser chain of the group on the moved cells, or None when too big (cached per moves).
+
+    Randomized Schreier–Sims gives a chain whose order is at most the
+    group's; equal to the structural upper bound it proves itself complete.
+    Short of it, deterministic Schreier–Sims settles small puzzles.
+    """
+    return memo(puzzle, "analysis.stabiliser_chain", lambda: _whole_group(puzzle))
+
+
+def _whole_group(puzzle: Puzzle) -> StabiliserChain | None:
+    cells = _moved_cells(pieces(puzzle))
+    if not cells or len(cells) > EXACT_CELL_LIMIT:
+        return None
+    bound, _ = structural_order(puzzle)
+    group = _sympy_group(puzzle, cells)
+    for attempt in range(1, RANDOM_ATTEMPTS + 1):
+        chain = _random_chain(cells, group, 10 * attempt)
+        if chain.order == bound:
+            return chain
+        if chain.order > bound:
+            raise AssertionError(f"stabiliser chain of order {chain.order} exceeds the structural bound {bound}")
+    if len(cells) > DETERMINISTIC_CELL_LIMIT:
+        return None
+    group.schreier_sims()
+    return _chain(cells, group.base, group.strong_gens)
 
 
 # -- order ---------------------------------------------------------------------
@@ -130,50 +194,85 @@ def _alt_sym_order(group: PermutationGroup) -> int | None:
     return factorial(group.degree) // (1 if odd else 2)
 
 
-def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariants, j: int) -> tuple[int, str]:
-    """Order of the group the moves induce on piece orbit ``j`` alone, and how it was found.
-
-    Pieces without orientation (one cell, or lockstep cells that never turn)
-    are the group's whole story: its order is that of the piece action.
-    """
+def _full_pieces_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariants, j: int) -> int:
+    """Positions of piece orbit ``j`` if every arrangement and turn obeying its own invariants were reachable."""
     po = structure.piece_orbits[j]
-    if len(po.orientation_group) == 1:
-        rows = distinct_generators(po.perms) if po.n_pieces > 1 else po.perms[:1]
-        group = PermutationGroup([Permutation(r) for r in rows.tolist()] or [Permutation(po.n_pieces - 1)])
-        order = _alt_sym_order(group)
-        return (order, "alternating/symmetric") if order is not None else (int(group.order()), "schreier-sims")
-    cells = sorted(c for i in po.orbits for c in structure.orbits[i])
-    if len(cells) <= LOCAL_SCHREIER_SIMS_LIMIT:
-        return int(_sympy_group(puzzle, cells).order()), "schreier-sims"
     comps = _local_components(inv, structure, j)
     moduli = [inv.components[c].modulus for c in comps]
     wreath = vectors(structure, inv.components, _wreath_generators(po, puzzle.n_cells))[:, comps]
     full = factorial(po.n_pieces) * len(po.orientation_group) ** po.n_pieces
     reached = Span(moduli, inv.move_vectors[:, comps]).order
-    return full * reached // Span(moduli, np.vstack([wreath, inv.move_vectors[:, comps]])).order, "full pieces"
+    return full * reached // Span(moduli, np.vstack([wreath, inv.move_vectors[:, comps]])).order
 
 
-def group_order(puzzle: Puzzle, *, progress: ProgressCallback | None = None,
-                cancel: CancelToken | None = None) -> GroupOrder:
-    """The group order: Schreier–Sims when affordable, else structural (see the module text)."""
+def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariants, j: int) -> tuple[int, bool]:
+    """Order of the group the moves induce on piece orbit ``j`` alone (or an upper bound), and whether exact.
+
+    Pieces without orientation that move as an alternating or symmetric
+    group are settled by Jordan's theorem; otherwise a randomized chain that
+    reaches the full-pieces bound proves it, and small orbits get
+    deterministic Schreier–Sims.
+    """
+    po = structure.piece_orbits[j]
+    bound = _full_pieces_order(puzzle, structure, inv, j)
+    if len(po.orientation_group) == 1:
+        rows = distinct_generators(po.perms)
+        order = _alt_sym_order(PermutationGroup([Permutation(r) for r in rows.tolist()]))
+        if order is not None:
+            return order, True
+    cells = sorted(c for i in po.orbits for c in structure.orbits[i])
+    if len(cells) > EXACT_CELL_LIMIT:
+        return bound, False
+    group = _sympy_group(puzzle, cells)
+    if _random_chain(cells, group).order == bound:
+        return bound, True
+    if len(cells) <= LOCAL_SCHREIER_SIMS_LIMIT:
+        return int(group.order()), True
+    return bound, False
+
+
+def structural_order(puzzle: Puzzle, progress: ProgressCallback | None = None,
+                     cancel: CancelToken | None = None) -> tuple[int, bool]:
+    """An upper bound of the group order from the piece orbits and invariants, and whether each piece
+    orbit's own order is exact (then the bound is the order unless piece orbits are tied beyond the
+    invariants). Cached per moves."""
+    return memo(puzzle, "analysis.structural_order", lambda: _structural_order(puzzle, progress, cancel))
+
+
+def _structural_order(puzzle: Puzzle, progress: ProgressCallback | None,
+                      cancel: CancelToken | None) -> tuple[int, bool]:
     structure = pieces(puzzle)
-    if not structure.orbits:
-        return GroupOrder(1, True, "no move moves a cell")
-    group = whole_group(puzzle)
-    if group is not None:
-        return GroupOrder(int(group.order()), True, "schreier-sims")
     inv = invariants(puzzle)
-    local_orders, local_spans = [], []
+    local_orders, local_spans, exact = [], [], True
     for j in range(len(structure.piece_orbits)):
         if cancel is not None:
             cancel.check()
         report(progress, j / len(structure.piece_orbits), f"order of piece orbit {j}")
-        order, _ = _piece_orbit_order(puzzle, structure, inv, j)
+        order, local_exact = _piece_orbit_order(puzzle, structure, inv, j)
+        exact &= local_exact
         local_orders.append(order)
         comps = _local_components(inv, structure, j)
         local_spans.append(Span([inv.components[c].modulus for c in comps], inv.move_vectors[:, comps]).order)
-    value = prod(local_orders) * inv.span.order // prod(local_spans)
-    return GroupOrder(value, False, "structural: piece orbits assumed tied only by the invariants")
+    return prod(local_orders) * inv.span.order // prod(local_spans), exact
+
+
+def group_order(puzzle: Puzzle, *, progress: ProgressCallback | None = None,
+                cancel: CancelToken | None = None) -> GroupOrder:
+    """The group order: proven by a stabiliser chain when affordable, else structural; cached per moves."""
+    return memo(puzzle, "analysis.order", lambda: _group_order(puzzle, progress, cancel))
+
+
+def _group_order(puzzle: Puzzle, progress: ProgressCallback | None, cancel: CancelToken | None) -> GroupOrder:
+    if not pieces(puzzle).orbits:
+        return GroupOrder(1, True, "no move moves a cell")
+    bound, local_exact = structural_order(puzzle, progress, cancel)
+    chain = whole_group(puzzle)
+    if chain is not None:
+        return GroupOrder(chain.order, True, "schreier-sims")
+    if local_exact:
+        return GroupOrder(bound, False, "structural: piece orbits assumed tied only by the invariants")
+    return GroupOrder(bound, False, "structural upper bound: some piece orbits assumed to reach every "
+                                    "arrangement their invariants allow")
 
 
 # -- membership ----------------------------------------------------------------
@@ -215,6 +314,12 @@ def structure_violations(puzzle: Puzzle, perm: np.ndarray, structure: PieceStruc
     return reasons
 
 
+def in_group(puzzle: Puzzle, perm: np.ndarray) -> bool | None:
+    """Membership of a permutation that keeps every orbit; None when no stabiliser chain is affordable."""
+    chain = whole_group(puzzle)
+    return None if chain is None else chain.contains(np.asarray(perm))
+
+
 def check_state(puzzle: Puzzle, state: State | np.ndarray, *, cancel: CancelToken | None = None) -> Reachability:
     """Is ``state`` reachable from the solved position? Says why not, and whether the answer is certain."""
     perm = state.perm if isinstance(state, State) else P.as_perm(state, "state", puzzle.n_cells)
@@ -228,17 +333,14 @@ def check_state(puzzle: Puzzle, state: State | np.ndarray, *, cancel: CancelToke
         return Reachability(False, True, reasons)
     if cancel is not None:
         cancel.check()
-    cells = _moved_cells(structure)
-    if not cells:
+    if not structure.orbits:
         return Reachability(True, True, [])
-    group = whole_group(puzzle)
-    if group is None:
+    member = in_group(puzzle, np.asarray(perm))
+    if member is None:
         return Reachability(True, False, [
             "orbits, pieces, parities and twists all allow it; exact membership was not tested "
-            f"(more than {EXACT_CELL_LIMIT} moved cells)"])
-    index = np.full(puzzle.n_cells, -1, dtype=np.int64)
-    index[cells] = np.arange(len(cells))
-    if group.contains(Permutation(index[np.asarray(perm)[cells]].tolist())):
+            f"(more than {EXACT_CELL_LIMIT} moved cells, or the group is smaller than its structure says)"])
+    if member:
         return Reachability(True, True, [])
     return Reachability(False, True, [
         "every orbit, piece, parity and twist law holds, yet the position is not in the group "

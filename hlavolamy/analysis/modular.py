@@ -64,13 +64,19 @@ def _valuation(values: np.ndarray, p: int, cap: int) -> np.ndarray:
     return np.where(values == 0, cap, out)
 
 
-def _echelon(matrix: np.ndarray, p: int, exponent: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """Howell-style echelon form of the rows of ``matrix`` over Z/p^A, reduced above pivots too."""
+def _echelon(matrix: np.ndarray, p: int, exponent: int,
+             pivot_columns: int | None = None) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """Howell-style echelon form of the rows of ``matrix`` over Z/p^A, reduced above pivots too.
+
+    Pivots are taken in the first ``pivot_columns`` columns only (all by
+    default); later columns ride along, e.g. to record which generators a
+    row combines.
+    """
     q = p**exponent
     rows = matrix % q
     out_rows: list[np.ndarray] = []
     pivots: list[tuple[int, int]] = []
-    for col in range(rows.shape[1]):
+    for col in range(rows.shape[1] if pivot_columns is None else pivot_columns):
         if rows.size == 0:
             break
         vals = _valuation(rows[:, col], p, exponent)
@@ -152,3 +158,42 @@ class Span:
                     modulus = part.p ** part.exponent // int(part.scale[f])
                     out.append(({int(part.cols[f]): 1}, int(modulus)))
         return out
+
+
+def combination(moduli: Sequence[int], generators: np.ndarray, free: np.ndarray, target: np.ndarray) -> np.ndarray | None:
+    """Integers ``c`` (one per row of ``free``) with ``target + c @ free`` in the span of ``generators``.
+
+    Per prime part, the rows ``[free | identity]`` and ``[generators | 0]``
+    are put in echelon form with pivots among the component columns only, so
+    reducing ``-target`` also adds up how much of each free row it used; the
+    parts are joined by the Chinese remainder theorem. None when no ``c`` exists.
+    """
+    moduli = np.asarray(moduli, dtype=np.int64)
+    free = np.asarray(free, dtype=np.int64).reshape(-1, moduli.size)
+    generators = np.asarray(generators, dtype=np.int64).reshape(-1, moduli.size)
+    counts = np.zeros(len(free), dtype=object)
+    modulus = 1
+    for part in Span(moduli, np.zeros((0, moduli.size), np.int64)).parts:
+        q = part.p**part.exponent
+        width = part.cols.size
+        tracked = np.vstack([
+            np.hstack([part.embed(free), np.eye(len(free), dtype=np.int64)]),
+            np.hstack([part.embed(generators), np.zeros((len(generators), len(free)), np.int64)]),
+        ])
+        rows, pivots = _echelon(tracked, part.p, part.exponent, width)
+        y = (-part.embed(target)) % q
+        used = np.zeros(len(free), dtype=np.int64)
+        for row, (col, v) in zip(rows, pivots):
+            step = part.p**v
+            if y[col] % step:
+                return None
+            k = y[col] // step
+            y = (y - k * row[:width]) % q
+            used = (used + k * row[width:]) % q
+        if y.any():
+            return None
+        # Chinese remainder: keep counts mod ``modulus``, make them ``used`` mod q
+        shift = ((used - counts) % q * pow(modulus, -1, q)) % q
+        counts = counts + modulus * shift.astype(object)
+        modulus *= q
+    return np.array([int(c) for c in counts], dtype=object)

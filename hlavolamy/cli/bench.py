@@ -54,8 +54,16 @@ def bench_analysis(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_solve(args: argparse.Namespace) -> int:
+    """The solver on 20 seeded random positions per shipped puzzle (see :func:`hlavolamy.cli.solve.bench_solve`)."""
+    from hlavolamy.cli.solve import bench_solve as run_bench
+
+    return run_bench(args)
+
+
 TARGETS: dict[str, Callable[[argparse.Namespace], int]] = {
     "analysis": bench_analysis,
+    "solve": bench_solve,
 }
 
 

@@ -22,7 +22,11 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("gui", help="open the desktop app", description=__doc__.split("\n\n")[0])
+    parser = subparsers.add_parser(
+        "gui", help="open the desktop app",
+        description="Open the desktop app (plain `hlavolamy` does too). --screenshot renders the window offscreen "
+                    "to an image and exits; the other options set the scene for it.",
+    )
     parser.add_argument("puzzle", nargs="?", help="puzzle file to open")
     parser.add_argument("--screenshot", metavar="FILE.png", help="render the window to an image and exit")
     parser.add_argument("--tab", choices=TAB_NAMES, default="play", help="tab to show (screenshots)")

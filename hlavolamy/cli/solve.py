@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import IO
 
 from hlavolamy.cli.common import add_puzzle_argument, load_puzzle_arg, parse_colours_json, parse_state_json
@@ -99,4 +100,30 @@ def run(args: argparse.Namespace) -> int:
             print(f"scramble: {start['scramble']}")
         print(f"solution: {text}")
         print(f"length: {solution.length} ({solution.strategy}, {solution.time:.2f} s, verified)")
+    return 0
+
+
+def bench_solve(args: argparse.Namespace, positions: int = 20, scramble_length: int = 200) -> int:
+    """``hlavolamy bench solve``: per shipped puzzle, ``positions`` seeded random positions solved exactly."""
+    from hlavolamy.cli.bench import shipped_puzzles
+
+    print(f"{'puzzle':<24}{'solved':>8}{'mean len':>10}{'max len':>9}{'mean s':>8}{'max s':>8}  strategies / errors")
+    for name, puzzle in shipped_puzzles(Path(args.puzzles)):
+        lengths, times, strategies, errors = [], [], set(), []
+        for seed in range(positions):
+            state = State.solved(puzzle).apply(random_scramble(puzzle, scramble_length, seed))
+            try:
+                solution = solve(puzzle, state)
+            except HlavolamyError as exc:
+                errors.append(str(exc))
+                continue
+            lengths.append(solution.length)
+            times.append(solution.time)
+            strategies.add(solution.strategy)
+        if lengths:
+            print(f"{name:<24}{len(lengths):>5}/{positions:<2}{sum(lengths) / len(lengths):>10.1f}{max(lengths):>9}"
+                  f"{sum(times) / len(times):>8.2f}{max(times):>8.2f}  {', '.join(sorted(strategies))}"
+                  + (f"; {errors[0][:60]}" if errors else ""))
+        else:
+            print(f"{name:<24}{0:>5}/{positions:<2}{'-':>10}{'-':>9}{'-':>8}{'-':>8}  {errors[0][:80] if errors else ''}")
     return 0

@@ -93,6 +93,8 @@ def geometry_of(puzzle: Puzzle) -> Geometry | None:
 class Document(QObject):
     """The puzzle being edited and played; signals tell the widgets what changed."""
 
+    opened = pyqtSignal()
+    """A new document replaced the old one (New, Open, Import): forget per-document choices."""
     puzzle_changed = pyqtSignal()
     """A different puzzle (or none): rebuild views, move buttons, analysis."""
     state_changed = pyqtSignal()
@@ -155,6 +157,7 @@ class Document(QObject):
         self.undo_stack.clear()
         self.snap = Snapshot(puzzle, state, tuple(history), design, design_error)
         self.undo_stack.setClean()
+        self.opened.emit()
         self.puzzle_changed.emit()
         self.design_changed.emit()
         self.state_changed.emit()

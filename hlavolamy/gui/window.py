@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PyQt6.QtCore import QSettings, QSize, Qt
+from PyQt6.QtCore import QSettings, QSize
 from PyQt6.QtGui import QAction, QCloseEvent, QKeySequence
 from PyQt6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QTabWidget, QWidget
 
@@ -108,6 +108,9 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(undo)
         edit_menu.addAction(redo)
         self.undo_action, self.redo_action = undo, redo
+        edit_menu.addSeparator()
+        self._action(edit_menu, "&Cancel running job", self.tasks.cancel, "Esc",
+                     "Stop the analysis or solve running in the background")
 
         view_menu = bar.addMenu("&View")
         numbers = view_menu.addAction("Cell &numbers")

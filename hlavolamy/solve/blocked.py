@@ -6,17 +6,18 @@ Two phases on the shape graph of :mod:`hlavolamy.analysis.blocking`:
    reversed: legality follows from the shapes alone);
 2. at the home shape the remaining position lies in ``H``, the group of legal
    home-to-home words; solve it with the generic solver on a derived puzzle
-   whose generators are Schreier macros of ``H``, then expand each macro back
-   into the original moves. Every macro starts and ends at home, so the
-   expanded word is legal.
+   whose generators are macros of ``H`` (shortest words found by a bounded
+   search, plus the Schreier generators needed to generate all of ``H``),
+   then expand each macro back into the original moves. Every macro starts
+   and ends at home, so the expanded word is legal.
 
-Small puzzles (all positions fit a breadth-first search) are solved
-optimally from a table of all positions. An IDA* search over positions, with
-a heuristic that is the larger of the shape's distance from home and the
-farthest any cell is from its home in the unblocked puzzle, looks for
-something shorter than the two-phase result within a node budget.
-Every solution is replayed with legality checked on every step.
-"""
+The result is then shortened through its own positions with words from the
+near-solved table (see :func:`shortcut`). Small puzzles (all positions fit a
+breadth-first search) are solved optimally from a table of all positions. An
+IDA* search over positions, with a heuristic that is the larger of the
+shape's distance from home and the farthest any cell is from its home in the
+unblocked puzzle, looks for something shorter on mid-size puzzles. Every
+solution is replayed with legality checked on every step."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from hlavolamy.analysis.blocking import (
     Stabiliser,
     breadth_first,
     merge_powers,
+    near_solved,
     position_dtype,
     shape_graph,
     stabiliser,
@@ -121,7 +123,7 @@ def find_blocked_solution(puzzle: Puzzle, state: State, *, budget: _Budget,
         table = position_table(puzzle, cancel=budget)
         if table is not None:
             return BlockedResult(table.solve(state.perm), "blocked: breadth-first table of all positions")
-    moves = two_phase(puzzle, graph, state.perm, budget=budget, progress=progress)
+    moves = shortcut(puzzle, state.perm, two_phase(puzzle, graph, state.perm, budget=budget, progress=progress))
     if stab.order is not None and graph.size * stab.order <= SEARCH_STATES:
         report(progress, 0.95, "IDA* for a shorter solution")
         shorter = search_positions(puzzle, graph, state.perm, bound=puzzle.length(moves) - 1,
@@ -129,6 +131,64 @@ def find_blocked_solution(puzzle: Puzzle, state: State, *, budget: _Budget,
         if shorter is not None:
             return BlockedResult(shorter, "blocked: IDA* over positions")
     return BlockedResult(moves, "blocked: shape home, then the home-shape group")
+
+
+def shortcut(puzzle: Puzzle, perm: np.ndarray, moves: list[Turn]) -> list[Turn]:
+    """The shortest route through the solution's own positions, using near-solved words as shortcuts.
+
+    Along the path ``a_0 .. a_L`` (single steps) there are two kinds of
+    shortcut, both legal: from ``a_i`` at the home shape, any ``a_j`` whose
+    difference ``x`` (``a_i[x] = a_j``) is in the near-solved table, by the
+    table's word for ``x`` (legality depends only on the shape, so a word
+    legal from solved is legal from ``a_i``); and from any ``a_i`` in the
+    table straight to solved by its word backwards. A shortest path over
+    these edges (all go forward) never makes the solution longer.
+    """
+    table = near_solved(puzzle)
+    space = ShapeSpace(puzzle)
+    dtype = position_dtype(puzzle)
+    steps = [Turn(t.move, 1 if t.power > 0 else -1) for t in moves for _ in range(abs(t.power))]
+    states = np.empty((len(steps) + 1, puzzle.n_cells), dtype=np.int64)
+    states[0] = perm
+    for k, t in enumerate(steps):
+        states[k + 1] = states[k][puzzle.turn_perm(t)]
+    at_home = np.all(space.shapes_of(states) == space.home[None, :], axis=1)
+    n = len(steps)
+    cost = list(range(n + 1))
+    via: list[tuple[int, list[Turn] | None]] = [(k - 1, None) for k in range(n + 1)]
+    depth = _table_depth(table)
+    for i in range(n + 1):
+        if i and cost[i - 1] + 1 < cost[i]:
+            cost[i], via[i] = cost[i - 1] + 1, (i - 1, None)
+        key = states[i].astype(dtype).tobytes()
+        if key in table and cost[i] + depth(key) < cost[n]:
+            cost[n], via[n] = cost[i] + depth(key), (i, invert(word_to(table, space.steps, key)))
+        if at_home[i] and i + 2 <= n:
+            differences = np.argsort(states[i])[states[i + 2:]].astype(dtype)
+            for j, row in enumerate(differences, start=i + 2):
+                key = row.tobytes()
+                if key in table and cost[i] + depth(key) < cost[j]:
+                    cost[j], via[j] = cost[i] + depth(key), (i, word_to(table, space.steps, key))
+    out: list[list[Turn]] = []
+    k = n
+    while k > 0:
+        prev, word = via[k]
+        out.append(word if word is not None else [steps[prev]])
+        k = prev
+    return merge_powers(puzzle, [t for part in reversed(out) for t in part])
+
+
+def _table_depth(table: dict[bytes, tuple[bytes, int]]):
+    """Distance from solved of a table position (walks the parent chain; memoised)."""
+    memo: dict[bytes, int] = {}
+
+    def depth(key: bytes) -> int:
+        if key not in memo:
+            parent, step = table[key]
+            memo[key] = 0 if step < 0 else depth(parent) + 1
+        return memo[key]
+
+    return depth
 
 
 # -- phase 1 and 2 -----------------------------------------------------------------------
@@ -187,11 +247,7 @@ def phase2(puzzle: Puzzle, stab: Stabiliser, perm: np.ndarray, *, budget: _Budge
 
 
 def _require_member(stab: Stabiliser, perm: np.ndarray) -> None:
-    if stab.sympy_group is None or not stab.complete:
-        return
-    from sympy.combinatorics import Permutation
-
-    if not stab.sympy_group.contains(Permutation(P.inverse(perm).tolist(), size=perm.size)):
+    if stab.contains(perm) is False:
         raise UnreachableError(
             "the fused sets can be brought home, but the rest of the position is not in the group of legal "
             f"home-to-home move sequences (order {stab.order}): no legal sequence solves it"

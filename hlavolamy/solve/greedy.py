@@ -15,7 +15,7 @@ conjugates useful).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -24,8 +24,9 @@ from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, invert
 from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.targeted import MAX_TRIPLES, TripleSearch
 
-MAX_CANDIDATES = 400_000
+MAX_CANDIDATES = 200_000
 """Most conjugates scored per step (memory: candidates x support width)."""
 
 
@@ -41,6 +42,9 @@ class GroupTable:
     setup: np.ndarray
     macro_words: list[list[Turn]]
     setup_words: list[list[Turn]]
+    macro_locals: list[np.ndarray]
+    searches: dict = field(default_factory=dict)
+    """Cached :class:`~hlavolamy.solve.targeted.TripleSearch` per macro 3-cycle."""
 
     def word(self, k: int) -> list[Turn]:
         a = self.setup_words[self.setup[k]]
@@ -128,18 +132,20 @@ def build_table(puzzle: Puzzle, cells: np.ndarray, macros: Sequence[Sequence[Tur
     cost = np.concatenate(cost_parts)
     order = np.argsort(cost, kind="stable")
     return GroupTable(cells, np.concatenate(pos_parts)[order], np.concatenate(src_parts)[order], cost[order],
-                      np.concatenate(mac_parts)[order], np.concatenate(set_parts)[order], words, setup_words)
+                      np.concatenate(mac_parts)[order], np.concatenate(set_parts)[order], words, setup_words, locals_)
 
 
 def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
-                max_steps: int = 10_000, rescues: int = 20) -> bool:
+                max_steps: int = 10_000, rescues: int | None = None) -> bool:
     """Play conjugates while one makes cells of the group right; True when the group (or the problem) is solved.
 
-    At a dead end (no conjugate gains: two edges left flipped while the
-    library has no flip) a pair of conjugates is searched for that gains
-    together (:func:`_rescue`); up to ``rescues`` times.
+    At a dead end (no conjugate in the table gains: its set-ups do not reach
+    the cells left wrong) a 3-cycle is aimed at them by a searched set-up
+    (:func:`_targeted`); failing that, a pair of conjugates is searched for that gains
+    together (:func:`_rescue`); up to ``rescues`` times (default: once per cell).
     """
     cells = table.cells
+    rescues = cells.size if rescues is None else rescues
     goal = np.append(problem.goal[cells], -1)
     care = np.ones(cells.size + 1, dtype=bool) if problem.care is None else np.append(problem.care[cells], True)
     weight = care[table.positions]
@@ -155,11 +161,16 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
         if gain[best] > 0:
             problem.play(table.word(best))
             continue
-        pair = _rescue(labels, goal, care, table, want, weight, cancel) if rescues > 0 else None
-        if pair is None:
+        if rescues <= 0:
             return False
         rescues -= 1
-        problem.play(table.word(pair[0]) + table.word(pair[1]))
+        word = _targeted(problem, labels, goal, care, table, cancel)
+        if word is None:
+            pair = _rescue(labels, goal, care, table, want, weight, cancel)
+            if pair is None:
+                return False
+            word = table.word(pair[0]) + table.word(pair[1])
+        problem.play(word)
     return False
 
 
@@ -168,8 +179,73 @@ def _gains(labels: np.ndarray, table: GroupTable, want: np.ndarray, weight: np.n
     return ((labels[table.sources] == want) & weight).sum(1) - ((labels[table.positions] == want) & weight).sum(1)
 
 
+def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.ndarray, table: GroupTable,
+              cancel: CancelToken | None, tries: int = 4, evaluate: int = 24) -> list[Turn] | None:
+    """A macro 3-cycle aimed by a searched set-up at a wrong cell, the cell holding its label and a third.
+
+    The third cell is any (wrong ones first) that some macro's 3-cycle can
+    be carried onto together with the first two; the ``evaluate`` cheapest
+    such conjugates are scored exactly. Returns the best word, or None.
+    """
+    n = table.cells.size
+    if n ** 3 > MAX_TRIPLES:
+        return None
+    gens, perms = local_moves(problem.puzzle, table.cells)
+    cur, want = labels[:n], goal[:n]
+    counts = care[:n]
+    wrong = np.flatnonzero((cur != want) & counts)
+    order = np.concatenate([wrong, np.flatnonzero(~((cur != want) & counts))])
+    options = []
+    for i in wrong[:tries]:
+        for j in np.flatnonzero(cur == want[i])[:tries]:
+            if j == i:
+                continue
+            for m, (a, b, c) in _three_cycles(table):
+                if cancel is not None:
+                    cancel.check()
+                search = table.searches.get((m, a))
+                if search is None:
+                    search = table.searches[(m, a)] = TripleSearch(gens, perms, (a, b, c))
+                for k in order:
+                    if k != i and k != j and search.reachable(i, j, k):
+                        options.append((search.depth(i, j, k), m, a, int(i), int(j), int(k)))
+                        break
+    best, best_score = None, 0.0
+    before = int(((cur == want) & counts).sum())
+    for _, m, a, i, j, k in sorted(options)[:evaluate]:
+        setup = table.searches[(m, a)].setup(i, j, k)
+        word = setup + table.macro_words[m] + invert(setup)
+        after = cur[_local_perm(problem.puzzle, table.cells, word)]
+        gain = int(((after == want) & counts).sum()) - before
+        if gain > 0 and gain / len(word) > best_score:
+            best, best_score = word, gain / len(word)
+    return best
+
+
+def _three_cycles(table: GroupTable, limit: int = 48) -> list[tuple[int, tuple[int, int, int]]]:
+    """The first 3-cycle ``(a, m[a], m[m[a]])`` of each of the first macros that have one."""
+    out = []
+    for m, local in enumerate(table.macro_locals):
+        for a in np.flatnonzero(local != np.arange(local.size)):
+            b = int(local[a])
+            c = int(local[b])
+            if int(local[c]) == a:
+                out.append((m, (int(a), b, c)))
+                break
+        if len(out) >= limit:
+            break
+    return out
+
+
+def _local_perm(puzzle: Puzzle, cells: np.ndarray, word: list[Turn]) -> np.ndarray:
+    """The permutation of ``word`` on ``cells`` (a union of orbits) in local indices."""
+    index = np.full(puzzle.n_cells, -1, dtype=np.int64)
+    index[cells] = np.arange(cells.size)
+    return index[puzzle.perm_of(word)[cells]]
+
+
 def _rescue(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, table: GroupTable, want: np.ndarray,
-            weight: np.ndarray, cancel: CancelToken | None, first_moves: int = 150) -> tuple[int, int] | None:
+            weight: np.ndarray, cancel: CancelToken | None, first_moves: int = 40) -> tuple[int, int] | None:
     """Two conjugates that together make more cells right than wrong, cheapest ratio; None if none.
 
     First steps are the cheapest conjugates writing to a wrong cell; each is

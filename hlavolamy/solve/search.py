@@ -19,7 +19,7 @@ from hlavolamy.core.turns import Turn
 from hlavolamy.errors import HlavolamyError
 from hlavolamy.solve.problem import Problem
 
-MAX_ORDER = 5_000_000
+MAX_ORDER = 500_000
 """Largest group order for which ``auto`` picks the search."""
 MAX_STATES = 3_000_000
 """Most states both searches may hold together."""

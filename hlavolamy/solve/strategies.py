@@ -63,21 +63,27 @@ def _whole(problem: Problem, progress: ProgressCallback | None, cancel: CancelTo
         except Stuck as exc:
             raise HlavolamyError(f"the commutators strategy could not finish this position: {exc}") from None
         return
+    attempts, failure = [], None
     assigned = problem.fork()
-    _colours_to_exact(assigned)
     try:
+        _colours_to_exact(assigned)
         solve_decomposed(assigned, cancel=cancel, progress=progress)
-    except Stuck as exc:
-        raise HlavolamyError(f"the commutators strategy could not finish this position: {exc}") from None
-    best = assigned
+        attempts.append(assigned)
+    except (Stuck, UnreachableError) as exc:
+        failure = exc
     on_colours = problem.fork()
-    on_colours.budget = len(assigned.turns) + len(assigned.turns) // 2
+    if attempts:
+        on_colours.budget = len(assigned.turns) + len(assigned.turns) // 2
     try:
         solve_decomposed(on_colours, cancel=cancel, progress=progress)
-        if _length(on_colours) < _length(assigned):
-            best = on_colours
+        attempts.append(on_colours)
     except (Stuck, OverBudget):
         pass
+    if not attempts:
+        if isinstance(failure, UnreachableError):
+            raise failure
+        raise HlavolamyError(f"the commutators strategy could not finish this position: {failure}")
+    best = min(attempts, key=_length)
     problem.labels, problem.goal, problem.turns = best.labels, best.goal, best.turns
 
 

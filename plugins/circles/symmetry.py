@@ -5,8 +5,8 @@ interior point is turned and the region found there must be exactly the
 turned cell (same area, same corners, same boundary circles) and itself a
 cell; otherwise the physical puzzle would jam and the error names the cells
 that clash. Uncoloured regions are empty space (a frame, a hole): they need
-not match, so a ring of balls can turn inside a disk whose other cuts are not
-symmetric.
+not match, so a ring of balls can turn although other circles cut across
+its track.
 """
 
 from __future__ import annotations

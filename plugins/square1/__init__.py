@@ -59,6 +59,10 @@ class Square1Geometry(Geometry):
     def moves(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return {name: perm.tolist() for name, perm in G.moves(G.check_data(data)["middle"]).items()}
 
+    def turned_parts(self, data: Mapping[str, Any]) -> dict[str, list[int]]:
+        """Cells each move turns (a whole layer; the whole right half for the slash), for the blockings."""
+        return {name: list(cells) for name, cells in G.turned_parts(G.check_data(data)["middle"]).items()}
+
     def load_data(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return G.check_data(data)
 

@@ -36,13 +36,13 @@ class Square1View(View):
 
     # -- layout -----------------------------------------------------------------------
     def _layout(self, rect: QRectF) -> None:
-        half = min(rect.width() / 4.6, rect.height() / 2.9)
-        cy = rect.top() + rect.height() * 0.42
+        half = min(rect.width() / 4.6, rect.height() / 2.8)
+        cy = rect.top() + 1.12 * half
         self._layers = [
             (QPointF(rect.center().x() - 1.15 * half, cy), half, False),
             (QPointF(rect.center().x() + 1.15 * half, cy), half, True),
         ]
-        self._bar = QRectF(rect.center().x() - 1.4 * half, cy + 1.3 * half, 2.8 * half, 0.4 * half)
+        self._bar = QRectF(rect.center().x() - 1.4 * half, cy + 1.22 * half, 2.8 * half, 0.35 * half)
 
     @staticmethod
     def _direction(phi_deg: float, mirrored: bool) -> tuple[float, float]:
@@ -71,19 +71,46 @@ class Square1View(View):
         outline = QColor("#dddddd" if options.dark else "#222222")
         for layer, (centre, half, mirrored) in enumerate(self._layers):
             for k in range(G.WEDGES):
-                position = 12 * layer + k
-                face, side = self.faces[int(state.perm[position])]
-                width = 3.0 if position in options.highlight else 1.0
-                painter.setPen(QPen(outline, width))
-                painter.setBrush(QBrush(self._colour(face, options)))
-                painter.drawPolygon(self._wedge(centre, half, k, mirrored, 0.0, FACE_PART))
-                painter.setBrush(QBrush(self._colour(side, options)))
-                painter.drawPolygon(self._wedge(centre, half, k, mirrored, FACE_PART, 1.0))
-                if options.show_numbers:
-                    self._number(painter, centre, half, k, mirrored, position, outline)
+                face, side = self.faces[int(state.perm[12 * layer + k])]
+                self._fill(painter, self._wedge(centre, half, k, mirrored, 0.0, FACE_PART), self._colour(face, options))
+                self._fill(painter, self._wedge(centre, half, k, mirrored, FACE_PART, 1.0), self._colour(side, options))
+            self._outlines(painter, centre, half, mirrored, layer, state, options, outline)
+            if options.show_numbers:
+                for k in range(G.WEDGES):
+                    self._number(painter, centre, half, k, mirrored, 12 * layer + k, outline)
             self._cut(painter, centre, half, mirrored, state)
         if self.middle:
             self._paint_middle(painter, state, options, outline)
+
+    def _outlines(self, painter: QPainter, centre: QPointF, half: float, mirrored: bool, layer: int, state: State,
+                  options: DrawOptions, pen: QColor) -> None:
+        """Piece borders: no line between the two wedges of one corner; highlighted wedges drawn bold."""
+        piece_of = self._piece_of()
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(pen, 1.0))
+        for k in range(G.WEDGES):
+            here, before = 12 * layer + k, 12 * layer + (k - 1) % G.WEDGES
+            a, b = piece_of.get(int(state.perm[here])), piece_of.get(int(state.perm[before]))
+            if a is None or a != b:
+                phi = 30 * k + 15
+                painter.drawLine(centre, self._boundary(centre, half, phi, mirrored, 1.0))
+        painter.drawPolygon(QPolygonF([self._boundary(centre, half, a, mirrored, 1.0) for a in (45, 135, 225, 315)]))
+        painter.drawPolygon(QPolygonF([self._boundary(centre, half, a, mirrored, FACE_PART) for a in (45, 135, 225, 315)]))
+        painter.setPen(QPen(pen, 3.0))
+        for k in range(G.WEDGES):
+            if 12 * layer + k in options.highlight:
+                painter.drawPolygon(self._wedge(centre, half, k, mirrored, 0.0, 1.0))
+
+    def _piece_of(self) -> dict[int, int]:
+        """Cell -> index of its fused set (the corners' wedge pairs)."""
+        return {c: k for k, fused in enumerate(self.puzzle.blockings) for c in fused}
+
+    @staticmethod
+    def _fill(painter: QPainter, polygon: QPolygonF, colour: QColor) -> None:
+        """Fill with a hairline of the same colour, so neighbouring wedges of one piece show no seam."""
+        painter.setPen(QPen(colour, 1.0))
+        painter.setBrush(QBrush(colour))
+        painter.drawPolygon(polygon)
 
     def _colour(self, face: str, options: DrawOptions) -> QColor:
         return QColor(options.colours.get(face, G.PALETTE[face]))

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import click_cell, cube
-from PyQt6.QtCore import Qt
+from conftest import click_cell, cube, point_of_cell
+from PyQt6.QtCore import QPoint, Qt
 
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
@@ -200,3 +200,73 @@ def test_screenshot_command_writes_an_image(tmp_path, plain_file, qapp):
 
     image = QImage(str(out))
     assert image.width() == 1200 and image.height() == 800
+
+
+def test_screenshot_of_a_bad_file_fails_with_one_line(tmp_path, capsys, qapp):
+    from hlavolamy.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "hlavolamy"}')
+    assert main(["gui", str(bad), "--screenshot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("hlavolamy gui: error:") and "bad.json" in err and "\n" not in err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_disc_view_places_cells_at_their_cell_data_points(qapp):
+    from PyQt6.QtCore import QRectF
+    from PyQt6.QtGui import QImage, QPainter
+
+    from hlavolamy.core.puzzle import Puzzle
+    from hlavolamy.plugins.hookspecs import DrawOptions
+
+    puzzle = Puzzle(["A", "B", "C"], {"X": [1, 2, 0]}, cell_data=[{"x": 0, "y": 0}, {"x": 10, "y": 0}, {"x": 5, "y": 8}])
+    view = DiscView(puzzle)
+    image = QImage(300, 300, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    view.paint(painter, QRectF(0, 0, 300, 300), State.solved(puzzle), DrawOptions(show_numbers=True))
+    painter.end()
+    left, right, bottom = (view.cell_at(x, y) for x, y in ((75, 110), (225, 110), (150, 230)))
+    assert (left, right, bottom) == (0, 1, 2)
+    assert view.cell_at(150, 5) is None
+
+
+def test_add_colour_and_rename_a_move_are_undoable(qtbot, window, plain_file, monkeypatch):
+    from PyQt6.QtGui import QColor
+    from PyQt6.QtWidgets import QColorDialog, QInputDialog
+
+    window.open_file(plain_file)
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("C", True))
+    monkeypatch.setattr(QColorDialog, "getColor", lambda *a, **k: QColor("#123456"))
+    tab = window.colouring_tab
+    tab.add_colour()
+    assert window.document.puzzle.palette["C"] == "#123456" and tab.current_label() == "C"
+    click_cell(qtbot, tab.canvas, 1)
+    assert window.document.puzzle.colours == ("A", "C", "B", "B")
+    window.undo_action.trigger()
+    assert window.document.puzzle.colours == ("A", "A", "B", "B")
+
+    monkeypatch.setattr(QInputDialog, "getText", lambda *a, **k: ("Swap", True))
+    moves = window.moves_tab
+    moves.tree.setCurrentItem(moves.tree.topLevelItem(0))
+    assert "(0 1)" in moves.detail.toPlainText()
+    moves.rename()
+    assert list(window.document.puzzle.moves) == ["Swap", "R"]
+    window.undo_action.trigger()
+    assert list(window.document.puzzle.moves) == ["L", "R"]
+
+
+def test_clicks_on_the_cube_drawing_turn_faces_and_drags_turn_the_view(qtbot, window):
+    cube(window)
+    canvas = window.play_tab.canvas
+    centre = point_of_cell(canvas, 4).toPoint()  # the U face's centre facelet
+    qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=centre)
+    assert [t.move for t in window.document.history] == ["U"]
+    qtbot.mouseClick(canvas, Qt.MouseButton.RightButton, pos=point_of_cell(canvas, 4).toPoint())
+    assert window.document.state.is_solved() and len(window.document.history) == 2
+    start = point_of_cell(canvas, 4).toPoint()
+    qtbot.mousePress(canvas, Qt.MouseButton.LeftButton, pos=start)
+    for step in range(1, 6):
+        qtbot.mouseMove(canvas, start + QPoint(12 * step, 0))
+    qtbot.mouseRelease(canvas, Qt.MouseButton.LeftButton, pos=start + QPoint(60, 0))
+    assert len(window.document.history) == 2  # a drag turns the picture, not the puzzle

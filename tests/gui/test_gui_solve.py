@@ -10,12 +10,14 @@ from PyQt6.QtCore import Qt
 from hlavolamy.core.state import State
 
 pytestmark = pytest.mark.gui
+SOLVE_TIMEOUT_MS = 90_000
+"""Generous: the first solve of a puzzle builds the solver's tables, on a machine shared by many jobs."""
 
 
 def solve_now(qtbot, window) -> None:
     page = window.play_tab.solve_page
     qtbot.mouseClick(page.solve_button, Qt.MouseButton.LeftButton)
-    wait_idle(qtbot, window)
+    wait_idle(qtbot, window, SOLVE_TIMEOUT_MS)
     assert page.player is not None, window.messages
 
 

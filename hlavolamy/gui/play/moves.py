@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from PyQt6.QtCore import Qt, pyqtSignal
 from PyQt6.QtGui import QContextMenuEvent, QGuiApplication
 from PyQt6.QtWidgets import (
-    QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QScrollArea,
+    QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QListWidget, QPushButton, QScrollArea, QSizePolicy,
     QToolButton, QVBoxLayout, QWidget,
 )
 
@@ -39,7 +39,8 @@ class MoveButton(QToolButton):
         super().__init__(parent)
         self.move = move
         self.setText(move)
-        self.setMinimumWidth(44)
+        self.setMinimumWidth(36)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.base_tooltip = (f"{move}: order {puzzle.move_order(move)}, {cycle_summary(puzzle.move(move))}\n"
                              f"Click: {move}   Shift-click or right-click: {move}'")
         self.setToolTip(self.base_tooltip)
@@ -66,9 +67,10 @@ class MovesPage(QWidget):
         self.button_box = QWidget()
         self.button_grid = QGridLayout(self.button_box)
         self.button_grid.setContentsMargins(0, 0, 0, 0)
-        self.button_grid.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.button_grid.setAlignment(Qt.AlignmentFlag.AlignTop)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(self.button_box)
         self.scroll = scroll
         moves_group = QGroupBox("Moves")

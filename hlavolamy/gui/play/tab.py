@@ -65,10 +65,13 @@ class PlayTab(QWidget):
         self.position_page = PositionPage(app)
         self.analysis_page.orbits_found.connect(self.solve_page.set_orbits)
         self.side = QTabWidget()
-        self.side.addTab(self.moves_page, "Moves")
-        self.side.addTab(self.solve_page, "Scramble && solve")
-        self.side.addTab(self.analysis_page, "Analysis")
-        self.side.addTab(self.position_page, "Set position")
+        for page, title, tip in (
+            (self.moves_page, "Moves", "Move buttons, sequences and the move history"),
+            (self.solve_page, "Solve", "Scramble and solve; step through the solution"),
+            (self.analysis_page, "Analysis", "Orbits, blocks, invariants, 3-cycles and independent moves"),
+            (self.position_page, "Position", "Set a position by permutation or by painting colours"),
+        ):
+            self.side.setTabToolTip(self.side.addTab(page, title), tip)
         self.side.setMinimumWidth(340)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)

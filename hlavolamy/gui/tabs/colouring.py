@@ -28,11 +28,10 @@ from hlavolamy.gui.tabs.design_panel import DesignPanel, is_colour_tool
 if TYPE_CHECKING:
     from hlavolamy.gui.window import MainWindow
 
-DEFAULT_PALETTE = {
+DEFAULT_PALETTE = {  # offered to designs (their regions need colours to become cells)
     "red": "#d03030", "orange": "#f08020", "yellow": "#f0d020", "green": "#30a050",
     "blue": "#3060d0", "cyan": "#30c0d0", "white": "#f4f4f4", "purple": "#8040b0",
 }
-"""Offered to a new design that has no colours yet."""
 
 
 def repaint(puzzle: Puzzle, cells: list[int], label: str, palette: dict[str, str]) -> Puzzle:
@@ -50,6 +49,9 @@ class ColouringTab(QWidget):
         super().__init__()
         self.app = app
         self.palette: dict[str, str] = {}
+        self.added: dict[str, str] = {}
+        """Colours the user added or edited in this document (labels no cell shows yet stay here)."""
+        app.document.opened.connect(self.added.clear)
         self.palette_list = QListWidget()
         self.palette_list.setToolTip("The colour to paint with")
         self.palette_list.currentItemChanged.connect(self._colour_chosen)
@@ -102,10 +104,8 @@ class ColouringTab(QWidget):
             self.stack.setCurrentWidget(self.canvas)
             self.canvas.set_view(make_view(document.geometry, puzzle) if puzzle else None,
                                  State.solved(puzzle) if puzzle else None)
-        if puzzle is not None:
-            self.palette = {**colour_map(puzzle), **{k: v for k, v in self.palette.items() if k not in puzzle.colours}}
-        elif not self.palette:
-            self.palette = dict(DEFAULT_PALETTE)
+        offered = DEFAULT_PALETTE if document.designer is not None else {}
+        self.palette = {**offered, **self.added, **(colour_map(puzzle) if puzzle is not None else {})}
         self._fill_palette()
         self._colour_chosen()
 
@@ -159,7 +159,7 @@ class ColouringTab(QWidget):
 
     def set_colour(self, label: str, colour: QColor) -> None:
         """Add or change a palette entry; on a puzzle it is an undoable edit of its palette."""
-        self.palette[label] = colour.name()
+        self.palette[label] = self.added[label] = colour.name()
         puzzle = self.app.document.puzzle
         if puzzle is not None and self.app.document.designer is None:
             self.app.document.replace_puzzle(copy_puzzle(puzzle, palette={**puzzle.palette, label: colour.name()}),

@@ -1,0 +1,77 @@
+"""``hlavolamy info``, ``check`` and ``bench analysis``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hlavolamy.cli import main
+from hlavolamy.cli.bench import TARGETS
+
+REPO = Path(__file__).resolve().parents[1]
+RUBIK2 = str(REPO / "puzzles" / "rubik2.json")
+RUBIK3 = str(REPO / "puzzles" / "rubik3.json")
+
+
+def test_info_json_has_the_stable_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["info", RUBIK3, "--json", "--no-three-cycles"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    for key in ("cells", "moves", "orbits", "blocks", "order", "order_exact", "invariants", "pieces", "dependent"):
+        assert key in data
+    assert data["cells"] == 54
+    assert data["order"] == "43252003274489856000" and data["order_exact"] is True
+    assert sorted(len(o) for o in data["orbits"]) == [24, 24]
+    assert sorted(len(system[0]) for system in data["blocks"]) == [2, 3]
+    assert {m["name"]: m["cycle_type"] for m in data["moves"]}["U"] == {"4": 5}
+    assert data["invariants"]["reachable_combinations"] == 2
+
+
+def test_info_text_report_with_three_cycles(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["info", RUBIK2]) == 0
+    out = capsys.readouterr().out
+    assert "orbit 0: 24 cells" in out and "blocks: 8 of 3 cells" in out
+    assert "twist sum of piece orbit 0 (8 pieces of 3 cells) is always 0 (mod 3)" in out
+    assert "Group order: 88179840 (exact" in out
+    assert "3-cycle library:" in out
+
+
+def test_check_state_reachable_and_unreachable(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["check", RUBIK3, "--state", json.dumps(list(range(54)))]) == 0
+    assert capsys.readouterr().out.startswith("reachable")
+    perm = list(range(54))
+    perm[0], perm[2] = perm[2], perm[0]
+    (tmp_path / "s.json").write_text(json.dumps(perm))
+    assert main(["check", RUBIK3, "--state", f"@{tmp_path / 's.json'}", "--json"]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["reachable"] is False and verdict["exact"] is True and verdict["reasons"]
+
+
+def test_check_colours(capsys: pytest.CaptureFixture[str]) -> None:
+    from hlavolamy.analysis.blocks import pieces
+    from hlavolamy.core.fileformat import load_puzzle
+    from hlavolamy.core.state import State
+
+    p = load_puzzle(RUBIK3).puzzle
+    colours = State.solved(p).apply("R U F'").colours()
+    assert main(["check", RUBIK3, "--colours", json.dumps(colours), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["reachable"] and State(p, out["perm"]).colours() == colours
+    a, b = pieces(p).piece_orbits[0].cells[0][:2]  # two stickers of one corner: a mirrored corner
+    colours[a], colours[b] = colours[b], colours[a]
+    assert main(["check", RUBIK3, "--colours", json.dumps(colours)]) == 1
+    assert "no piece has these colours" in capsys.readouterr().out
+
+
+def test_check_bad_input_is_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", RUBIK3, "--state", "[0, 1]"]) == 2
+    assert "check: error" in capsys.readouterr().err
+
+
+def test_bench_analysis_on_a_small_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "rubik2.json").write_text(Path(RUBIK2).read_text())
+    assert "analysis" in TARGETS
+    assert main(["bench", "analysis", "--puzzles", str(tmp_path), "--size", "3", "--no-three-cycles"]) == 0
+    out = capsys.readouterr().out
+    assert "rubik2" in out and "cube3 (plugin)" in out and "43252003274489856000 (exact)" in out

@@ -1,0 +1,92 @@
+"""The 3-cycle / small-support macro library and independent moves: every claim checked on the permutation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hlavolamy.analysis.blocks import pieces
+from hlavolamy.analysis.commutators import LIBRARY_KINDS, three_cycle_library
+from hlavolamy.analysis.independent import cell_groups, independent_moves, short_words
+from hlavolamy.core import perm as P
+from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.puzzle import Puzzle
+from tests.conftest import PUZZLES
+
+
+def check_macro(puzzle: Puzzle, m) -> None:
+    perm = puzzle.perm_of(m.turns)
+    assert tuple(P.support(perm).tolist()) == m.cells
+    assert m.kind in LIBRARY_KINDS
+    structure = pieces(puzzle)
+    assert m.cells[0] in structure.orbits[m.orbit] or min(
+        i for i, o in enumerate(structure.orbits) if set(o) & set(m.cells)) == m.orbit
+    lengths = sorted(len(c) for c in P.cycles(perm))
+    if m.kind == "3-cycle":
+        assert lengths == [3]
+    if m.kind == "double transposition" and len(m.cells) == 4:
+        assert lengths == [2, 2]
+
+
+@pytest.fixture(scope="module")
+def rubik3() -> Puzzle:
+    return load_puzzle(PUZZLES / "rubik3.json").puzzle
+
+
+def test_cube_library_has_every_kind_per_piece_orbit(rubik3):
+    library = three_cycle_library(rubik3)
+    for m in library:
+        check_macro(rubik3, m)
+    group_of, groups = cell_groups(rubik3)
+    kinds = {(int(group_of[m.cells[0]]), m.kind) for m in library}
+    for g, po in enumerate(pieces(rubik3).piece_orbits):
+        if po.n_pieces >= 8:
+            assert (g, "piece 3-cycle") in kinds
+            assert (g, "twist") in kinds
+    corner = [m for m in library if m.kind == "piece 3-cycle" and len(m.cells) == 9]
+    assert corner and min(len(m.turns) for m in corner) <= 8
+
+
+def test_several_macros_per_orbit_shortest_first(rubik3):
+    library = three_cycle_library(rubik3)
+    per_orbit: dict[tuple[int, str], list[int]] = {}
+    for m in library:
+        per_orbit.setdefault((m.orbit, m.kind), []).append(rubik3.length(m.turns))
+    assert any(len(v) > 1 for v in per_orbit.values())
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_random_groups_macros_move_exactly_their_cells(data):
+    n = data.draw(st.integers(3, 9))
+    moves = {f"m{i}": data.draw(st.permutations(range(n))) for i in range(data.draw(st.integers(1, 3)))}
+    puzzle = Puzzle([str(i) for i in range(n)], moves)
+    for m in three_cycle_library(puzzle, time_budget=2.0):
+        check_macro(puzzle, m)
+
+
+def test_alternating_group_yields_three_cycles():
+    puzzle = Puzzle(list("ABCDE"), {"a": [1, 2, 0, 3, 4], "b": [0, 1, 3, 4, 2]})
+    library = three_cycle_library(puzzle)
+    assert any(m.kind == "3-cycle" for m in library)
+
+
+def test_independent_moves_fix_everything_else(rubik3):
+    found = independent_moves(rubik3, time_budget=2.0)
+    group_of, _ = cell_groups(rubik3)
+    assert found
+    for ind in found[:50]:
+        perm = rubik3.perm_of(ind.turns)
+        moved = P.support(perm)
+        assert tuple(moved.tolist()) == ind.cells
+        assert len(set(group_of[moved].tolist())) == 1
+
+
+def test_short_words_are_distinct_and_shortest_first():
+    puzzle = Puzzle(list("ABCD"), {"r": [1, 2, 3, 0]})
+    words = short_words(puzzle, 4)
+    assert [len(w.turns) for w in words] == [1, 1, 2]
+    assert len({w.perm.tobytes() for w in words}) == len(words)
+    assert all(np.array_equal(puzzle.perm_of(w.turns), w.perm) for w in words)

@@ -1,0 +1,98 @@
+"""Santa 2023 format (read puzzle_info.csv / puzzles.csv, write submissions) and the ``santa`` command."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hlavolamy.cli import main
+from hlavolamy.core.turns import Turn
+from hlavolamy.errors import FileFormatError
+from hlavolamy.formats import santa
+from tests.conftest import SANTA
+
+RING = [1, 2, 3, 4, 0, 5]
+SWAP = [0, 1, 2, 3, 5, 4]
+CYCLE = [0, 1, 2, 4, 5, 3]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    info = tmp_path / "puzzle_info.csv"
+    info.write_text(
+        "puzzle_type,allowed_moves\n"
+        f"\"toy_6\",\"{{'r': {RING}, 's': {SWAP}, 'c': {CYCLE}}}\"\n"
+    )
+    cases = tmp_path / "puzzles.csv"
+    cases.write_text(
+        "id,puzzle_type,solution_state,initial_state,num_wildcards\n"
+        "0,toy_6,A;B;C;D;E;F,B;C;D;E;A;F,0\n"
+        "1,toy_6,A;A;B;B;C;C,B;A;A;B;C;C,0\n"
+        "2,toy_6,A;B;C;D;E;F,A;B;C;D;F;E,2\n"
+    )
+    return info, cases
+
+
+def test_read_info_and_cases(files):
+    info, cases = files
+    types = santa.read_puzzle_info(info)
+    assert list(types) == ["toy_6"]
+    assert list(types["toy_6"].moves) == ["r", "s", "c"]
+    read = santa.read_puzzles(cases)
+    assert [c.id for c in read] == ["0", "1", "2"]
+    assert read[1].solution == ("A", "A", "B", "B", "C", "C") and read[2].wildcards == 2
+    puzzle = santa.case_puzzle(types, read[1])
+    assert puzzle.colour_labels == ("A", "B", "C")
+
+
+def test_format_moves_writes_single_steps_and_inverses(files):
+    puzzle = santa.read_puzzle_info(files[0])["toy_6"]
+    assert santa.format_moves(puzzle, [Turn("r", 2), Turn("s", -1), Turn("r", -1), Turn("r", 4)]) == "r.r.s.-r.-r"
+
+
+def test_bad_files_are_named(tmp_path):
+    bad = tmp_path / "info.csv"
+    bad.write_text("puzzle_type,allowed_moves\nx,\"{'a': [0, 0]}\"\n")
+    with pytest.raises(FileFormatError, match="line 2"):
+        santa.read_puzzle_info(bad)
+    wrong = tmp_path / "p.csv"
+    wrong.write_text("id,puzzle_type\n1,x\n")
+    with pytest.raises(FileFormatError, match="missing column"):
+        santa.read_puzzles(wrong)
+
+
+def test_santa_command_writes_a_verified_submission(files, tmp_path, capsys):
+    info, cases = files
+    out = tmp_path / "submission.csv"
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out)]) == 0
+    rows = list(csv.DictReader(out.open()))
+    assert [r["id"] for r in rows] == ["0", "1", "2"]
+    types = santa.read_puzzle_info(info)
+    for row, case in zip(rows, santa.read_puzzles(cases)):
+        puzzle = types[case.puzzle_type]
+        state = np.array(case.initial)
+        for step in filter(None, row["moves"].split(".")):
+            move = puzzle.moves[step.lstrip("-")]
+            state = state[np.argsort(move)] if step.startswith("-") else state[move]
+        assert int((state != np.array(case.solution)).sum()) <= case.wildcards
+    assert "total: 3 of 3 solved" in capsys.readouterr().out
+    scorer = SANTA / "score.py"
+    if scorer.exists():
+        done = subprocess.run([sys.executable, str(scorer), str(out), "--puzzles", str(cases), "--info", str(info),
+                               "--reference", str(tmp_path / "none.csv")], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SANTA / "puzzles.csv").exists(), reason="Santa benchmark data not present")
+def test_real_benchmark_subset(tmp_path):
+    out = tmp_path / "sub.csv"
+    code = main(["santa", "--info", str(SANTA / "puzzle_info.csv"), "--puzzles", str(SANTA / "puzzles.csv"),
+                 "--out", str(out), "--ids", "284,285,304"])
+    assert code == 0
+    assert len(list(csv.DictReader(out.open()))) == 3
