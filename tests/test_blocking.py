@@ -144,6 +144,20 @@ def test_report_names_legal_and_blocked_moves():
     assert data["shapes"]["count"] == result.n_shapes
 
 
+def test_bounded_shape_exploration_says_so():
+    puzzle = Puzzle("ABCDEFG", two_rings().moves, blockings=[(1, 2)])
+    result = analyse_blocking(puzzle, max_shapes=2)
+    assert not result.shapes_complete and result.n_shapes == 2
+    assert any("cut at 2 shapes" in note for note in result.notes)
+    assert "at least this many" in result.report()
+    assert result.reachable == len(brute_force(puzzle))  # the position search does not depend on shapes
+    from hlavolamy.solve.blocked import shape_index
+
+    far = State.solved(puzzle).apply("L2")
+    with pytest.raises(UnreachableError, match="may be reachable"):
+        shape_index(shape_graph(puzzle, max_shapes=2), far.perm)
+
+
 def test_analysis_can_be_cancelled():
     token = CancelToken()
     token.cancel()
@@ -177,7 +191,7 @@ def test_impossible_shape_is_reported_by_the_two_phase_solver():
     graph = shape_graph(puzzle)
     from hlavolamy.solve.blocked import shape_index
 
-    with pytest.raises(UnreachableError, match="fused sets sit at positions"):
+    with pytest.raises(UnreachableError, match=r"puts fused cells at positions \[3, 4\]"):
         shape_index(graph, np.array([3, 4, 2, 0, 1, 5]))  # the fused pair never leaves cells 0..2
 
 

@@ -67,6 +67,8 @@ def test_rashkey_fused_is_the_rashkey_with_two_cells_fused(host, rashkey_fused):
     assert rashkey_fused.fingerprint != rashkey.fingerprint
     assert {m: p.tolist() for m, p in rashkey_fused.moves.items()} == {m: p.tolist() for m, p in rashkey.moves.items()}
     assert rashkey_fused.blockings == (frozenset({10, 11}),)
+    design = sys.modules["hlavolamy_plugin_circles.design"].Design.from_data(rashkey.plugin.data)
+    assert [design.cells[c].id for c in (10, 11)] == ["+cut2+cut3-cut10", "+B+cut3-cut4"]
     emitted = host.geometry("circles").turned_parts(rashkey.plugin.data)
     assert {m: frozenset(c) for m, c in emitted.items()} == {m: rashkey_fused.turned_part(m) for m in rashkey.moves}
     result = analyse_blocking(rashkey_fused)

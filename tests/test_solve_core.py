@@ -182,3 +182,19 @@ def test_shipped_cubes_random_positions(name):
         assert state.apply(sol.moves).is_solved()
         sol = solve(puzzle, state.colour_ids())
         assert state.apply(sol.moves).is_colour_solved()
+
+
+def test_triple_search_setups_carry_the_triple():
+    from hlavolamy.solve.greedy import local_moves
+    from hlavolamy.solve.targeted import TripleSearch
+
+    puzzle = ring_and_swap(6)
+    cells = np.arange(6)
+    gens, perms = local_moves(puzzle, cells)
+    search = TripleSearch(gens, perms, (0, 1, 2))
+    for target in [(3, 4, 5), (5, 0, 2), (2, 1, 0)]:
+        assert search.reachable(*target)
+        setup = search.setup(*target)
+        a = puzzle.perm_of(setup)
+        assert (int(a[0]), int(a[1]), int(a[2])) == target
+        assert search.depth(*target) == len(setup)

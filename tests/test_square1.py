@@ -116,6 +116,10 @@ def test_unreachable_square1_position_is_explained(square1):
     perm[[0, 1]] = [1, 0]  # one corner's two wedges swapped: the corner would be upside down
     with pytest.raises(UnreachableError, match="not in the group"):
         two_phase(square1, shape_graph(square1), perm, budget=_Budget(None, None))
+    perm = np.arange(28)
+    perm[[1, 2]] = [2, 1]  # a corner's wedge swapped with the edge beside it: the corner torn apart
+    with pytest.raises(UnreachableError, match=r"fused cells at positions \[0, 2\]"):
+        two_phase(square1, shape_graph(square1), perm, budget=_Budget(None, None))
 
 
 def test_view_draws_and_hit_tests(square1, geometry, qtbot):

@@ -171,7 +171,8 @@ class ShapeGraph:
     """Breadth-first exploration of the shapes reachable from a root shape.
 
     ``next[i, j]`` is the shape reached from shape ``i`` by step ``j`` (``-1``:
-    the step is blocked there); ``tree_perm[i]`` is the permutation of the
+    the step is blocked there; ``-2``: not explored, ``max_shapes`` was
+    reached); ``tree_perm[i]`` is the permutation of the
     spanning-tree path from the root to shape ``i`` and ``depth[i]`` its length.
     """
 
@@ -269,6 +270,12 @@ class ShapeGraph:
             out.append(self.space.steps[int(self.parent_step[i])])
             i = int(self.parent[i])
         return out[::-1]
+
+    def position_sets(self) -> set[tuple[int, ...]]:
+        """Every position set some fused set covers in some explored shape (cached; for error messages)."""
+        if not hasattr(self, "_position_sets"):
+            self._position_sets = {ps for shape in self.shapes for ps in self.space.fused_position_sets(shape)}
+        return self._position_sets
 
     def legal_steps_at(self, i: int) -> list[Turn]:
         return [self.space.steps[j] for j in np.flatnonzero(self.next[i] >= 0)]

@@ -117,7 +117,7 @@ class StateCanvas(_Canvas):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position()
-        if self._press is not None and event.buttons() != Qt.MouseButton.NoButton:
+        if self._press is not None:  # a button is down (press recorded, no release yet)
             delta = pos - self._press
             if self._dragged or abs(delta.x()) + abs(delta.y()) >= DRAG_THRESHOLD:
                 self._dragged = True

@@ -197,8 +197,15 @@ def shape_index(graph: ShapeGraph, perm: np.ndarray) -> int:
     shape = graph.space.shape_of(perm)
     index = graph.find(shape)
     if index is None:
-        where = "; ".join(str(list(s)) for s in graph.space.fused_position_sets(shape))
+        sets = graph.space.fused_position_sets(shape)
+        where = "; ".join(str(list(s)) for s in sets)
         if graph.complete:
+            never = [list(s) for s in sets if s not in graph.position_sets()]
+            if never:
+                raise UnreachableError(
+                    f"no legal sequence puts fused cells at positions {', '.join(map(str, never))} "
+                    f"(no fused set covers them together in any of the {graph.size} reachable shapes)"
+                )
             raise UnreachableError(
                 f"the fused sets sit at positions {where}: no legal sequence brings them there from the solved "
                 f"position (it is none of the {graph.size} shapes legal moves reach)"

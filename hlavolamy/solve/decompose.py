@@ -22,7 +22,7 @@ from hlavolamy.analysis.independent import cell_groups
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import HlavolamyError
-from hlavolamy.solve.greedy import GroupTable, build_table, solve_group
+from hlavolamy.solve.greedy import ALL_CANDIDATES, MAX_CANDIDATES, GroupTable, build_table, solve_group
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient, fix_parities_linear
 
@@ -53,9 +53,11 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
     groups = [np.flatnonzero(group_of == g) for g in range(int(group_of.max()) + 1)]
     tables: list[GroupTable | None] = []
     frozen = []
+    per_group = max(2_000, min(MAX_CANDIDATES, ALL_CANDIDATES // max(1, len(groups))))
     for g, cells in enumerate(groups):
         own = [m.turns for m in macros if all(group_of[c] == g for c in m.cells)]
-        table = build_table(puzzle, cells, own, cancel=cancel) if own and cells.size > SMALL_GROUP else None
+        table = (build_table(puzzle, cells, own, max_candidates=per_group, cancel=cancel)
+                 if own and cells.size > SMALL_GROUP else None)
         tables.append(table)
         if table is None:
             frozen.append(cells)

@@ -27,7 +27,9 @@ from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.targeted import MAX_TRIPLES, TripleSearch
 
 MAX_CANDIDATES = 200_000
-"""Most conjugates scored per step (memory: candidates x support width)."""
+"""Most conjugates in one group's table, scored at every step."""
+ALL_CANDIDATES = 4_000_000
+"""Most conjugates over all groups of a puzzle (tables stay cached: memory)."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def setups(puzzle: Puzzle, cells: np.ndarray, *, limit: int, max_depth: int = 8,
 
 
 def build_table(puzzle: Puzzle, cells: np.ndarray, macros: Sequence[Sequence[Turn]], *,
-                cancel: CancelToken | None = None) -> GroupTable | None:
+                max_candidates: int = MAX_CANDIDATES, cancel: CancelToken | None = None) -> GroupTable | None:
     """The conjugate table of ``macros`` (each moving only ``cells``) and their inverses; None if no macro."""
     index = np.full(puzzle.n_cells, -1, dtype=np.int64)
     index[cells] = np.arange(cells.size)
@@ -114,7 +116,7 @@ def build_table(puzzle: Puzzle, cells: np.ndarray, macros: Sequence[Sequence[Tur
     if not words:
         return None
     width = max(int(np.count_nonzero(c != np.arange(cells.size))) for c in locals_)
-    setup_words, actions = setups(puzzle, cells, limit=max(50, MAX_CANDIDATES // len(words)), cancel=cancel)
+    setup_words, actions = setups(puzzle, cells, limit=max(50, max_candidates // len(words)), cancel=cancel)
     setup_len = np.array([len(w) for w in setup_words])
     sentinel = cells.size
     pos_parts, src_parts, cost_parts, mac_parts, set_parts = [], [], [], [], []
@@ -145,7 +147,8 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
     together (:func:`_rescue`); up to ``rescues`` times (default: once per cell).
     """
     cells = table.cells
-    rescues = cells.size if rescues is None else rescues
+    rescues = 2 * cells.size if rescues is None else rescues
+    rng = np.random.default_rng(0)
     goal = np.append(problem.goal[cells], -1)
     care = np.ones(cells.size + 1, dtype=bool) if problem.care is None else np.append(problem.care[cells], True)
     weight = care[table.positions]
@@ -164,7 +167,7 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
         if rescues <= 0:
             return False
         rescues -= 1
-        word = _targeted(problem, labels, goal, care, table, cancel)
+        word = _targeted(problem, labels, goal, care, table, cancel, rng)
         if word is None:
             pair = _rescue(labels, goal, care, table, want, weight, cancel)
             if pair is None:
@@ -180,12 +183,15 @@ def _gains(labels: np.ndarray, table: GroupTable, want: np.ndarray, weight: np.n
 
 
 def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.ndarray, table: GroupTable,
-              cancel: CancelToken | None, tries: int = 4, evaluate: int = 24) -> list[Turn] | None:
+              cancel: CancelToken | None, rng: np.random.Generator, tries: int = 4,
+              evaluate: int = 24) -> list[Turn] | None:
     """A macro 3-cycle aimed by a searched set-up at a wrong cell, the cell holding its label and a third.
 
     The third cell is any (wrong ones first) that some macro's 3-cycle can
     be carried onto together with the first two; the ``evaluate`` cheapest
-    such conjugates are scored exactly. Returns the best word, or None.
+    such conjugates are scored exactly. Returns the word with the best gain
+    per move; if none gains, one that fixes a cell and breaks another (the
+    wrong cells then form a triple some macro reaches); None if neither.
     """
     n = table.cells.size
     if n ** 3 > MAX_TRIPLES:
@@ -193,7 +199,7 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
     gens, perms = local_moves(problem.puzzle, table.cells)
     cur, want = labels[:n], goal[:n]
     counts = care[:n]
-    wrong = np.flatnonzero((cur != want) & counts)
+    wrong = rng.permutation(np.flatnonzero((cur != want) & counts))
     order = np.concatenate([wrong, np.flatnonzero(~((cur != want) & counts))])
     options = []
     for i in wrong[:tries]:
@@ -210,7 +216,7 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
                     if k != i and k != j and search.reachable(i, j, k):
                         options.append((search.depth(i, j, k), m, a, int(i), int(j), int(k)))
                         break
-    best, best_score = None, 0.0
+    best, best_score, neutral = None, 0.0, None
     before = int(((cur == want) & counts).sum())
     for _, m, a, i, j, k in sorted(options)[:evaluate]:
         setup = table.searches[(m, a)].setup(i, j, k)
@@ -219,7 +225,9 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
         gain = int(((after == want) & counts).sum()) - before
         if gain > 0 and gain / len(word) > best_score:
             best, best_score = word, gain / len(word)
-    return best
+        elif gain == 0 and neutral is None and np.any(after != cur):
+            neutral = word
+    return best if best is not None else neutral
 
 
 def _three_cycles(table: GroupTable, limit: int = 48) -> list[tuple[int, tuple[int, int, int]]]:

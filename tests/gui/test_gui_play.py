@@ -265,8 +265,10 @@ def test_clicks_on_the_cube_drawing_turn_faces_and_drags_turn_the_view(qtbot, wi
     qtbot.mouseClick(canvas, Qt.MouseButton.RightButton, pos=point_of_cell(canvas, 4).toPoint())
     assert window.document.state.is_solved() and len(window.document.history) == 2
     start = point_of_cell(canvas, 4).toPoint()
+    before = canvas.grab().toImage()
     qtbot.mousePress(canvas, Qt.MouseButton.LeftButton, pos=start)
     for step in range(1, 6):
         qtbot.mouseMove(canvas, start + QPoint(12 * step, 0))
     qtbot.mouseRelease(canvas, Qt.MouseButton.LeftButton, pos=start + QPoint(60, 0))
     assert len(window.document.history) == 2  # a drag turns the picture, not the puzzle
+    assert canvas.grab().toImage() != before

@@ -26,7 +26,7 @@ MODES = (
     ("orbit-only", "One orbit alone", "Solve the chosen orbit; other orbits may be scrambled"),
 )
 STEP_INTERVAL_MS = 300
-RANDOM_WALK = 2000
+RANDOM_WALK = 1000
 """Turns of the random walk used when the group is too big for exact uniform sampling."""
 
 
@@ -40,27 +40,35 @@ def solver_strategies() -> tuple[str, ...]:
 def random_position(puzzle: Puzzle, seed: int, cancel: CancelToken | None = None) -> tuple[State, str]:
     """A random reachable position and how it was drawn.
 
-    Uniform when the group is small enough for a stabiliser chain (the
-    analysis builds it): a random rank unranked through the chain. Otherwise
-    a long random walk of generator turns, which is close to uniform but not
-    exactly; the returned text says which.
+    Uniform when the analysis has a stabiliser chain for the group (small
+    enough puzzles): one uniformly chosen coset representative per level of
+    the chain, multiplied deepest level first, hits every group element with
+    the same probability. Otherwise (a group too big for the chain, or a
+    bandaged puzzle whose positions are no group) a long random walk of legal
+    turns, close to uniform but not exactly; the returned text says which.
     """
-    from hlavolamy.analysis.blocks import pieces
     from hlavolamy.analysis.membership import whole_group
     from hlavolamy.core.scramble import random_scramble
 
     rng = random.Random(seed)
-    group = whole_group(puzzle)
+    chain = None if puzzle.blockings else whole_group(puzzle)
     if cancel is not None:
         cancel.check()
-    if group is None:
+    if chain is None:
+        why = "blockings: the positions are not a group" if puzzle.blockings else "the group is too big to sample exactly"
         turns = random_scramble(puzzle, RANDOM_WALK, rng)
-        return State.solved(puzzle).apply(turns), f"a random walk of {RANDOM_WALK} turns (the group is too big to sample exactly)"
-    cells = np.array(sorted(c for orbit in pieces(puzzle).orbits for c in orbit), dtype=np.int64)
-    local = np.array(group.coset_unrank(rng.randrange(group.order())).array_form, dtype=np.int64)
+        return State.solved(puzzle).apply(turns), f"a random walk of {RANDOM_WALK} legal turns ({why})"
+    element = None
+    for level in reversed(range(len(chain.base))):
+        point = rng.choice(sorted(chain.transversals[level]))
+        factor = chain.transversals[level][point]
+        element = factor if element is None else element * factor
+    cells = np.asarray(chain.cells, dtype=np.int64)
     perm = np.arange(puzzle.n_cells)
-    perm[cells] = cells[local]
-    return State(puzzle, perm), f"uniform over all {group.order():,} positions"
+    if element is not None:
+        local = np.asarray(element.array_form + list(range(len(element.array_form), cells.size)), dtype=np.int64)
+        perm[cells] = cells[local]
+    return State(puzzle, perm), f"uniform over all {chain.order:,} positions"
 
 
 class SolutionPlayer:
