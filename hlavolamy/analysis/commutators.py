@@ -37,6 +37,8 @@ LIBRARY_KINDS = ("3-cycle", "piece 3-cycle", "twist", "double transposition")
 _KEEP_PER_KIND = 12
 """Macros of one kind kept per group: several, so each solving step can use the cheapest."""
 _BATCH_CELLS = 1_000_000
+_LOCAL_SECONDS = 2.0
+"""Time for the local search of one group of orbits that the global search left without 3-cycles."""
 _PAIR_CELLS = 12_000_000
 """Work per commutator stage: pairs tried x cells."""
 """Most commutator cells (pairs x cells) computed in one numpy batch."""
@@ -64,8 +66,13 @@ def three_cycle_library(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: Ca
 
 
 def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: CancelToken | None = None,
-                         progress: ProgressCallback | None = None) -> list[Macro]:
-    """Every kept small-support macro, library kinds and ``"other"``, shortest first (cached per puzzle)."""
+                         progress: ProgressCallback | None = None, complete: bool = False) -> list[Macro]:
+    """Every kept small-support macro, library kinds and ``"other"``, shortest first (cached per puzzle).
+
+    The global stages share ``time_budget``; groups left without 3-cycles then
+    get a local search each (:data:`_LOCAL_SECONDS`) until three budgets have
+    passed — or every one of them with ``complete`` (what the solver needs).
+    """
     key = "analysis.commutators"
     if key in puzzle.cache:
         return puzzle.cache[key]
@@ -80,7 +87,8 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     report(progress, 0.0, "short words")
     words = _seed_words(puzzle, until(0.1), cancel)
     report(progress, 0.1, "commutators of short words")
-    small = pool.add_commutators(words, words, until(0.4), cancel)
+    small = pool.add_dense(words, until(0.25), cancel)
+    small += pool.add_commutators(words, words, until(0.4), cancel)
     report(progress, 0.4, "nested commutators")
     small.sort(key=lambda w: w.length)
     pool.add_commutators(small[:400], words[:600], until(0.6), cancel)
@@ -88,6 +96,12 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     pool.add_commutators(_prime_powers(_power_sources(words)), words[:600], until(0.85), cancel)
     for ind in independent_moves(puzzle, time_budget=max(0.0, until(1.0) - time.monotonic()), cancel=cancel):
         pool.add(Word(ind.turns, puzzle.perm_of(ind.turns)))
+    result = pool.kept()
+    have = {(m.kind, int(group_of[m.cells[0]])) for m in result}
+    for g, po in enumerate(structure.piece_orbits):
+        if ("3-cycle", g) not in have and ("piece 3-cycle", g) not in have and (complete or time.monotonic() < until(3.0)):
+            pool.add_local(g, po.piece_size, time.monotonic() + _LOCAL_SECONDS, cancel)
+            report(progress, 0.9, f"local search for group {g + 1} of {len(structure.piece_orbits)}")
     result = pool.kept()
     if pool.add_twists(words[:1000], {(m.kind, int(group_of[m.cells[0]])) for m in result}, cancel):
         result = pool.kept()
@@ -153,7 +167,7 @@ class _Pool:
         self.structure = structure
         self.group_of = group_of
         self.max_piece = max((po.piece_size for po in structure.piece_orbits), default=1)
-        self.max_support = min(4 * self.max_piece, max(3, puzzle.n_cells // 2))
+        self.max_support = min(max(8, 4 * self.max_piece), max(3, puzzle.n_cells // 2))
         self.best: dict[bytes, Word] = {}
         self.orbit_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
         for i, o in enumerate(structure.orbits):
@@ -174,8 +188,34 @@ class _Pool:
             return old is None
         return False
 
+    def add_dense(self, words: Sequence[Word], deadline: float, cancel: CancelToken | None) -> list[Word]:
+        """Commutators of every pair of the shortest words, however much they overlap.
+
+        Nearly commuting words (two neighbouring half-turns of a globe) overlap
+        in dozens of cells yet have a commutator of four; the overlap filter of
+        :meth:`add_commutators` would miss them.
+        """
+        k = int(min(len(words), max(2, (2 * _PAIR_CELLS / self.puzzle.n_cells) ** 0.5)))
+        return self.add_commutators(words[:k], words[:k], deadline, cancel, max_overlap=self.puzzle.n_cells)
+
+    def add_local(self, g: int, piece_size: int, deadline: float, cancel: CancelToken | None) -> None:
+        """Commutators of words in the moves touching group ``g`` whose supports meet in one piece.
+
+        On a big cube the global search cannot afford words of length 3 in all
+        99 moves, but each centre orbit is touched by a handful of moves, and
+        two words overlapping in exactly one piece commute to a 3-cycle of it.
+        """
+        cells = np.flatnonzero(self.group_of == g)
+        names = [name for name, m in self.puzzle.moves.items() if np.any(m[cells] != cells)]
+        words = short_words(self.puzzle, 3, limit=max(50, min(800, 20_000_000 // self.puzzle.n_cells)), moves=names,
+                            deadline=deadline, cancel=cancel)
+        small = self.add_dense(words, deadline, cancel)
+        small += self.add_commutators(words, words, deadline, cancel, max_overlap=piece_size)
+        small.sort(key=lambda w: w.length)
+        self.add_commutators(small[:200], words[:300], deadline, cancel, max_overlap=piece_size)
+
     def add_commutators(self, left: Sequence[Word], right: Sequence[Word], deadline: float,
-                        cancel: CancelToken | None) -> list[Word]:
+                        cancel: CancelToken | None, max_overlap: int | None = None) -> list[Word]:
         """Commutators ``[a, b]`` of pairs whose supports meet in at most two pieces; the new small ones.
 
         The cheapest :data:`_PAIR_CELLS` / n pairs are tried (a fixed amount
@@ -187,7 +227,7 @@ class _Pool:
         a_sup = np.stack([w.perm != np.arange(w.perm.size) for w in left]).astype(np.float32)
         b_sup = a_sup if left is right else np.stack([w.perm != np.arange(w.perm.size) for w in right]).astype(np.float32)
         overlap = (a_sup @ b_sup.T).astype(np.int64)
-        ia, ib = np.nonzero((overlap >= 1) & (overlap <= 2 * self.max_piece))
+        ia, ib = np.nonzero((overlap >= 1) & (overlap <= (max_overlap or 2 * self.max_piece)))
         if left is right:
             keep = ia < ib
             ia, ib = ia[keep], ib[keep]

@@ -147,7 +147,8 @@ def independent_moves(puzzle: Puzzle, *, max_length: int = 4, max_words: int = 5
     """
     deadline = time.monotonic() + time_budget
     group_of, groups = cell_groups(puzzle)
-    words = short_words(puzzle, max_length, limit=max_words, deadline=deadline, cancel=cancel)
+    words = short_words(puzzle, max_length, limit=min(max_words, _WORD_CELLS // 4 // puzzle.n_cells + 1),
+                        deadline=deadline, cancel=cancel)
     orders = {name: puzzle.move_order(name) for name in puzzle.moves}
 
     def length(turns: list[Turn]) -> int:

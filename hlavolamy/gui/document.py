@@ -178,9 +178,9 @@ class Document(QObject):
         """A puzzle from a geometry's parameters (the New dialog)."""
         try:
             puzzle = geometry.build(**geometry.coerce(params))
-        except ValueError as exc:
-            if isinstance(exc, HlavolamyError):
-                raise
+        except HlavolamyError:
+            raise
+        except ValueError as exc:  # Parameter.coerce names the parameter
             raise PuzzleError(str(exc)) from None
         self.reset(puzzle, geometry=geometry, designer=geometry.designer(puzzle))
 
@@ -258,7 +258,5 @@ def _build_design(designer: Designer) -> tuple[Puzzle | None, str]:
     """The designer's puzzle, or None and the reason it is not a puzzle yet."""
     try:
         return designer.build(), ""
-    except HlavolamyError as exc:
-        return None, str(exc)
-    except ValueError as exc:
+    except (HlavolamyError, ValueError) as exc:
         return None, str(exc)

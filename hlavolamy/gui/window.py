@@ -6,9 +6,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from PyQt6.QtCore import QSettings, QSize
+from PyQt6.QtCore import QSettings, QSize, Qt
 from PyQt6.QtGui import QAction, QCloseEvent, QKeySequence
-from PyQt6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QTabWidget, QWidget
+from PyQt6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, QTabWidget, QUndoView, QWidget
 
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import HlavolamyError
@@ -120,9 +120,18 @@ class MainWindow(QMainWindow):
         self.play_tab.show_numbers.toggled.connect(numbers.setChecked)
         solved = view_menu.addAction("Show &solved puzzle")
         solved.setCheckable(True)
-        solved.setShortcut(QKeySequence("Ctrl+Shift+S"))
+        solved.setShortcut(QKeySequence("Ctrl+Shift+D"))
         solved.toggled.connect(self.play_tab.show_solved.setChecked)
         self.play_tab.show_solved.toggled.connect(solved.setChecked)
+
+        view_menu.addSeparator()
+        self.undo_dock = QDockWidget("Undo history", self)
+        self.undo_dock.setObjectName("undo-history")
+        self.undo_dock.setWidget(QUndoView(self.document.undo_stack))
+        self.undo_dock.setToolTip("Every edit and move; click an entry to go back to it")
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.undo_dock)
+        self.undo_dock.hide()
+        view_menu.addAction(self.undo_dock.toggleViewAction())
 
         self.moves_menu = bar.addMenu("&Moves")
         self.moves_menu.setToolTipsVisible(True)

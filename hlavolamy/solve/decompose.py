@@ -49,7 +49,7 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
     if key in puzzle.cache:
         return puzzle.cache[key]
     group_of, _ = cell_groups(puzzle)
-    macros = small_support_macros(puzzle, cancel=cancel, progress=progress)
+    macros = small_support_macros(puzzle, cancel=cancel, progress=progress, complete=True)
     groups = [np.flatnonzero(group_of == g) for g in range(int(group_of.max()) + 1)]
     tables: list[GroupTable | None] = []
     frozen = []
@@ -74,7 +74,10 @@ def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None =
         return
     except QuotientTooBig:
         pass
-    problem.play(bfs_quotient(problem, frozen, False, cancel=cancel))
+    try:
+        problem.play(bfs_quotient(problem, frozen, False, cancel=cancel))
+    except QuotientTooBig:
+        raise Stuck(f"{frozen.size} cells have no macro of their own and are too many to search") from None
     if problem.exact:
         problem.play(fix_parities_linear(problem, frozen))
 

@@ -57,6 +57,8 @@ def test_cube_moves_undo_redo(qtbot, window):
     window.redo_action.trigger()
     window.redo_action.trigger()
     assert np.array_equal(window.document.state.perm, after_ru.perm)
+    window.undo_dock.widget().setCurrentIndex(window.undo_dock.widget().model().index(1, 0))  # the history panel
+    assert np.array_equal(window.document.state.perm, State.solved(puzzle).apply("R").perm)
 
 
 def test_keyboard_shortcuts_play_moves_shift_inverts(qtbot, window):

@@ -1,4 +1,4 @@
-"""Side-panel page "Set position": type a permutation, or paint colours on the drawing.
+"""Side-panel page "Position": type a permutation, or paint colours on the drawing.
 
 Every position is checked by the analysis before it is accepted; an
 unreachable one is refused with the reasons the check gives.
@@ -119,7 +119,7 @@ class PositionPage(QWidget):
         self.verdict.setText("Checking…")
 
         def job(progress: ProgressCallback, cancel: CancelToken) -> Any:
-            return check_state(state.puzzle, state)
+            return check_state(state.puzzle, state, cancel=cancel)
 
         self.app.run_task("Checking reachability", job, lambda verdict: self._verdict(state, verdict, text))
 

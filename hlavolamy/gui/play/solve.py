@@ -1,4 +1,4 @@
-"""Side-panel page "Scramble & solve": seeded scrambles, the solver, and stepping through its answer."""
+"""Side-panel page "Solve": seeded scrambles, random positions, the solver, and stepping through its answer."""
 
 from __future__ import annotations
 
