@@ -41,7 +41,7 @@ def shoot(name: str, args: list[str]) -> None:
 
 def design_walkthrough() -> None:
     """New → Circles (empty) → two turning circles → quarter turns → Complete cuts → first colours."""
-    from PyQt6.QtCore import QPoint, QSettings, Qt
+    from PyQt6.QtCore import QEvent, QPoint, QSettings, Qt
     from PyQt6.QtTest import QTest
 
     from hlavolamy.gui.app import application
@@ -64,7 +64,7 @@ def design_walkthrough() -> None:
         QTest.mousePress(panel.canvas, Qt.MouseButton.LeftButton, pos=at(panel, *start))
         QTest.mouseMove(panel.canvas, at(panel, *(end or start)))
         QTest.mouseRelease(panel.canvas, Qt.MouseButton.LeftButton, pos=at(panel, *(end or start)))
-        QTest.mouseMove(panel.canvas, QPoint(2, 2))  # park the mouse: no hover highlight in the picture
+        app.sendEvent(panel.canvas, QEvent(QEvent.Type.Leave))  # the mouse leaves: no hover highlight
 
     def save(name: str) -> None:
         app.processEvents()

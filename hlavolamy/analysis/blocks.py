@@ -257,19 +257,28 @@ def equivalence(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
         return None
     fixed_a = a[:, 0] == 0
     for c in np.flatnonzero(np.all((b == np.arange(n)) == fixed_a[:, None], axis=0)):
-        f = np.full(n, -1, dtype=np.int64)
-        f[0] = c
-        while True:
-            known = np.flatnonzero(f >= 0)
-            f_new = f.copy()
-            for k in range(a.shape[0]):
-                f_new[a[k, known]] = b[k, f[known]]
-            if np.array_equal(f_new, f):
-                break
-            f = f_new
-        if np.all(f >= 0) and np.unique(f).size == n and np.array_equal(f[a], np.take_along_axis(b, np.broadcast_to(f, a.shape), 1)):
+        f = _spread(a, b, int(c))
+        if f is not None and np.unique(f).size == n and np.array_equal(f[a], np.take_along_axis(b, np.broadcast_to(f, a.shape), 1)):
             return f
     return None
+
+
+def _spread(a: np.ndarray, b: np.ndarray, c: int) -> np.ndarray | None:
+    """The map forced by ``f[0] = c`` and ``f[a[k][x]] = b[k][f[x]]``; None on a contradiction."""
+    f = np.full(a.shape[1], -1, dtype=np.int64)
+    f[0] = c
+    frontier = np.array([0])
+    while frontier.size:
+        targets = a[:, frontier].ravel()
+        values = b[:, f[frontier]].ravel()
+        known = f[targets] >= 0
+        if np.any(f[targets[known]] != values[known]):
+            return None
+        targets, first = np.unique(targets[~known], return_index=True)
+        values = values[~known][first]
+        f[targets] = values
+        frontier = targets
+    return f if np.all(f >= 0) else None
 
 
 def _transport(both: np.ndarray, base: np.ndarray, slot_of: np.ndarray, n_slots: int) -> np.ndarray:

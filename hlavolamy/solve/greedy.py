@@ -206,7 +206,7 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
         for j in np.flatnonzero(cur == want[i])[:tries]:
             if j == i:
                 continue
-            for m, (a, b, c) in _three_cycles(table):
+            for m, (a, b, c) in _three_cycles(table, 48 if n ** 3 <= 1_000_000 else 3):
                 if cancel is not None:
                     cancel.check()
                 search = table.searches.get((m, a))

@@ -16,8 +16,8 @@ import numpy as np
 
 from hlavolamy.core.turns import Turn
 
-MAX_TRIPLES = 3_000_000
-"""Largest ``n**3`` searched (a group of up to 144 cells)."""
+MAX_TRIPLES = 8_000_000
+"""Largest ``n**3`` searched (a group of up to 200 cells)."""
 
 
 class TripleSearch:
@@ -28,8 +28,8 @@ class TripleSearch:
         self.n = n
         self.gens = gens
         size = n ** 3
-        self.step = np.full(size, -1, dtype=np.int32)
-        self.parent = np.full(size, -1, dtype=np.int64)
+        self.step = np.full(size, -1, dtype=np.int16)
+        self.parent = np.full(size, -1, dtype=np.int32)
         start = self.code(*triple)
         self.step[start] = len(gens)
         frontier = np.array([start], dtype=np.int64)
@@ -37,7 +37,7 @@ class TripleSearch:
             x, y, z = frontier // (n * n), (frontier // n) % n, frontier % n
             found = []
             for g, p in enumerate(perms):
-                child = (p[x] * n + p[y]) * n + p[z]
+                child = (p[x].astype(np.int64) * n + p[y]) * n + p[z]
                 new = self.step[child] < 0
                 child, par = child[new], frontier[new]
                 child, first = np.unique(child, return_index=True)

@@ -102,3 +102,15 @@ def test_orbit_modes_need_an_analysed_orbit(qtbot, window):
     assert not page.solve_button.isEnabled()
     page.set_orbits([list(range(24))])
     assert page.solve_button.isEnabled()
+
+
+def test_random_positions_are_uniform_on_a_small_group():
+    from collections import Counter
+
+    from hlavolamy.core.puzzle import Puzzle
+    from hlavolamy.gui.play.solve import random_position
+
+    puzzle = Puzzle(list("ABCDE"), {"s": [1, 0, 2, 3, 4], "t": [1, 2, 3, 0, 4]})  # S4 on cells 0..3
+    counts = Counter(tuple(random_position(puzzle, seed)[0].perm.tolist()) for seed in range(2400))
+    assert len(counts) == 24 and all(p[4] == 4 for p in counts)
+    assert max(counts.values()) < 2 * min(counts.values())  # 100 expected each; far from any bias

@@ -103,3 +103,19 @@ def test_export_and_import_through_the_format_menus(window, monkeypatch, tmp_pat
     next(a for a in import_menu.actions() if a.text() == "gap…").trigger()
     assert window.messages == []
     assert window.document.path is None and len(window.document.puzzle.moves) == 6
+
+
+def test_closing_with_unsaved_work_asks_and_can_be_refused(window, monkeypatch):
+    from hlavolamy.plugins.manager import get_plugin_host
+
+    window.document.new(get_plugin_host().geometry("cubes"), {"size": 2})
+    window.play_tab.moves_page.buttons["U"].click()
+    asked: list[str] = []
+
+    def refuse(*args, **kwargs):
+        asked.append(args[2])
+        return QMessageBox.StandardButton.Cancel
+
+    monkeypatch.setattr(QMessageBox, "question", refuse)
+    window.close()
+    assert asked and window.isVisible()

@@ -126,9 +126,10 @@ class MovesPage(QWidget):
             button.play.connect(lambda m, power: self.app.play([Turn(m, power)]))
             self.button_grid.addWidget(button, k // BUTTON_COLUMNS, k % BUTTON_COLUMNS)
             self.buttons[move] = button
-        rows = -(-len(puzzle.moves) // BUTTON_COLUMNS)
-        row_height = next(iter(self.buttons.values())).sizeHint().height() + self.button_grid.spacing()
-        self.scroll.setFixedHeight(min(MAX_BUTTON_ROWS, rows) * row_height + 2 * self.scroll.frameWidth() + 4)
+        rows = min(MAX_BUTTON_ROWS, -(-len(puzzle.moves) // BUTTON_COLUMNS))
+        button_height = next(iter(self.buttons.values())).sizeHint().height()
+        spacing = max(0, self.button_grid.spacing())
+        self.scroll.setFixedHeight(rows * button_height + (rows - 1) * spacing + 2 * self.scroll.frameWidth() + 2)
 
     def refresh(self, state: State | None, history: tuple[Turn, ...]) -> None:
         """Position changed: history list and which moves a blocking forbids."""
@@ -139,7 +140,9 @@ class MovesPage(QWidget):
         puzzle = state.puzzle
         self.history.addItems([f"{k + 1}. {puzzle.format([t])}" for k, t in enumerate(history)])
         self.history.scrollToBottom()
-        self.history_label.setText(f"{puzzle.length(history)} moves" + (" — solved" if state.is_solved() else ""))
+        counts = f"{len(history)} turns, {puzzle.length(history)} moves" if history else "no moves yet"
+        self.history_label.setText(counts + (" — solved" if state.is_solved() else ""))
+        self.history_label.setToolTip("Moves count single generator steps: R2 is two moves")
         for move, button in self.buttons.items():
             torn = fused_sets_torn(puzzle, state.perm, move)
             button.setEnabled(not torn)

@@ -149,6 +149,7 @@ class MovesTab(QWidget):
             item.setToolTip(2, P.format_cycles(perm))
             self.tree.addTopLevelItem(item)
         self.tree.resizeColumnToContents(0)
+        self.tree.setCurrentItem(self.tree.topLevelItem(0))
 
     def design_changed(self) -> None:
         self.design.canvas.update()
