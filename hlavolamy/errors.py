@@ -16,7 +16,19 @@ class PermutationError(HlavolamyError, ValueError):
 
 
 class PuzzleError(HlavolamyError, ValueError):
-    """A puzzle definition is inconsistent (colours, moves, blockings)."""
+    """A puzzle definition is inconsistent (colours, moves, blockings).
+
+    ``location`` says where, as keys and indices into the :class:`Puzzle`
+    arguments (``("blockings", 1, 0)``: the first cell of the second blocking),
+    which are also the keys of a puzzle file; ``detail`` is the problem worded
+    for a reader who is shown that place separately (the file loader turns the
+    location into a JSON pointer). Without a location the message says it all.
+    """
+
+    def __init__(self, message: str, location: tuple[str | int, ...] = (), detail: str | None = None):
+        self.location = location
+        self.detail = message if detail is None else detail
+        super().__init__(message)
 
 
 class NotationError(HlavolamyError, ValueError):

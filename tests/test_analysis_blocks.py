@@ -92,3 +92,9 @@ def test_rubik4_wings_are_one_piece_orbit_across_two_orbits() -> None:
     assert wings[0].twist_order == 1
     first, second = wings[0].orbits
     assert (second, first) in structure.dependent
+
+
+def test_puzzles_with_the_same_moves_share_the_analysis() -> None:
+    p = cube(3)
+    recoloured = Puzzle(["x"] * p.n_cells, p.moves)
+    assert pieces(recoloured) is pieces(p)

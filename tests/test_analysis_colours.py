@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from analysis_helpers import as_perm, bfs_group, cube, piece_puzzles
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.colours import assign_colours, state_from_colours
-from hlavolamy.analysis.invariants import invariants, vectors
 from hlavolamy.analysis.membership import check_state
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import PuzzleError, UnreachableError
@@ -25,7 +24,7 @@ def scrambled(p: Puzzle, seed: int, turns: int = 60) -> np.ndarray:
     return perm
 
 
-@pytest.mark.parametrize("n", [2, 3, 5])
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_cube_colourings_give_reachable_positions(n: int) -> None:
     p = cube(n)
     for seed in range(4):
@@ -109,13 +108,5 @@ def test_identical_centres_of_a_4x4x4_are_interchangeable() -> None:
         target = p.colour_ids[scrambled(p, seed, 80)]
         state = state_from_colours(p, [p.colour_labels[c] for c in target])
         assert np.array_equal(state.colour_ids(), target)
-        assert not invariants(p).violations(vectors(pieces(p), invariants(p).components, state.perm)[0])
-
-
-@pytest.mark.slow
-def test_4x4x4_colourings_are_reachable_by_schreier_sims() -> None:
-    p = cube(4)
-    for seed in range(4):
-        state = assign_colours(p, p.colour_ids[scrambled(p, seed, 80)])
         verdict = check_state(p, state)
         assert verdict.reachable and verdict.exact

@@ -8,7 +8,7 @@ from helpers import minimal_puzzle, ring_puzzle
 
 from hlavolamy.core import perm as P
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.turns import Turn, expand, invert
+from hlavolamy.core.turns import Turn, expand, invert, reduce_power
 from hlavolamy.errors import PermutationError, PuzzleError
 
 SWAP = [1, 0, 2, 3]
@@ -56,6 +56,14 @@ def test_turn_helpers():
     turns = [Turn("R", 2), Turn("U", -1)]
     assert invert(turns) == [Turn("U", 1), Turn("R", -2)]
     assert expand(turns) == [Turn("R"), Turn("R"), Turn("U", -1)]
+
+
+def test_reduce_power_picks_the_fewest_steps_and_agrees_with_turn_cost():
+    p = ring_puzzle()  # L has order 4, M order 2
+    assert [reduce_power(p, "L", k) for k in (0, 1, 2, 3, -1, -2, 4, 5, -7)] == [0, 1, 2, -1, -1, 2, 0, 1, 1]
+    assert [reduce_power(p, "M", k) for k in (1, 2, 3, -1)] == [1, 0, 1, 1]
+    for k in range(-9, 10):
+        assert abs(reduce_power(p, "L", k)) == p.turn_cost(Turn("L", k))
 
 
 def test_fingerprint_depends_on_moves_colours_and_blockings():
@@ -106,3 +114,23 @@ def test_bad_definitions_are_refused_with_a_reason(kwargs, error, message):
     args = {"colours": "AABB", "moves": {"L": SWAP}, **kwargs}
     with pytest.raises(error, match=message):
         Puzzle(**args)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "location", "detail"),
+    [
+        ({"moves": {"L": SWAP, "12": SWAP}}, ("moves", "12"), "bad name '12': must contain a letter"),
+        ({"aliases": {"a b": "L"}}, ("aliases", "a b"), "bad name 'a b'"),
+        ({"aliases": {"x": "L Q"}}, ("aliases", "x"), "unknown move 'Q'"),
+        ({"blockings": [[0, 1], [2, 1]]}, ("blockings", 1, 1), "cell 1 is already fused in blocking 0"),
+        ({"blockings": [[2, 2]]}, ("blockings", 0, 1), "cell 2 is listed twice"),
+        ({"turned_parts": {"L": [0, 1, 7]}}, ("turned_parts", "L", 2), "7 is out of range: cells are 0..3"),
+        ({"cell_data": [{}]}, (), "cell_data has 1 entries for 4 cells"),
+    ],
+)
+def test_errors_carry_their_location_for_the_file_loader(kwargs, location, detail):
+    args = {"colours": "AABB", "moves": {"L": SWAP}, **kwargs}
+    with pytest.raises(PuzzleError) as info:
+        Puzzle(**args)
+    assert info.value.location == location
+    assert info.value.detail.startswith(detail)

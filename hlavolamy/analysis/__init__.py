@@ -154,7 +154,7 @@ def analyse(puzzle: Puzzle, *, three_cycles: bool = True, progress: ProgressCall
         inv = invariants(puzzle)
         _check(cancel)
         report(progress, 0.4, "group order")
-        order = group_order(puzzle, cancel=cancel)
+        order = group_order(puzzle, progress=lambda f, m: report(progress, 0.4 + 0.3 * f, m), cancel=cancel)
         cached = Analysis(puzzle.name, puzzle.n_cells, _move_info(puzzle), structure, inv, order, None)
         puzzle.cache["analysis"] = cached
     if three_cycles:

@@ -25,7 +25,6 @@ reachable positions is ``|H| × (number of shapes)``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,9 +35,8 @@ from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import fused_sets_torn
-from hlavolamy.core.turns import Turn, invert
+from hlavolamy.core.turns import Turn, invert, reduce_power
 from hlavolamy.errors import PuzzleError
-from hlavolamy.solve.simplify import reduce_power
 
 MAX_SHAPES = 500_000
 """Default bound on the shape graph (vertices) before the exploration stops."""
@@ -276,10 +274,6 @@ class ShapeGraph:
         if not hasattr(self, "_position_sets"):
             self._position_sets = {ps for shape in self.shapes for ps in self.space.fused_position_sets(shape)}
         return self._position_sets
-
-    def legal_steps_at(self, i: int) -> list[Turn]:
-        return [self.space.steps[j] for j in np.flatnonzero(self.next[i] >= 0)]
-
 
 def shape_graph(puzzle: Puzzle, *, max_shapes: int = MAX_SHAPES, cancel: CancelToken | None = None,
                 progress: ProgressCallback | None = None) -> ShapeGraph:
@@ -535,10 +529,6 @@ class BlockingReport:
             ],
             "notes": self.notes,
         }
-
-    def to_json_text(self) -> str:
-        return json.dumps(self.to_json(), indent=2)
-
 
 def analyse_blocking(puzzle: Puzzle, *, max_states: int = MAX_STATES, max_shapes: int = MAX_SHAPES,
                      cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> BlockingReport:

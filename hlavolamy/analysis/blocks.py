@@ -168,7 +168,7 @@ class PieceOrbit:
     @cached_property
     def _exponent_codes(self) -> tuple[np.ndarray, np.ndarray]:
         exps = _cyclic_exponents(self.orientation_group) or {}
-        codes = np.array([_code(np.array(t), self.piece_size) for t in exps], dtype=np.int64)
+        codes = np.array([_code(np.array(t), self.piece_size) for t in exps])
         order = np.argsort(codes)
         return codes[order], np.array(list(exps.values()), dtype=np.int64)[order]
 
@@ -319,8 +319,11 @@ def _orientation_group(twists: np.ndarray, limit: int = 40320) -> tuple[tuple[in
 
 
 def _code(turns: np.ndarray, size: int) -> np.ndarray:
-    """Index permutations (last axis) as integers, digits in base ``size``."""
-    return (np.asarray(turns, dtype=np.int64) * size ** np.arange(size, dtype=np.int64)).sum(-1)
+    """Index permutations (last axis) as integers, digits in base ``size`` (Python ints past int64)."""
+    if size**size < 2**62:
+        return (np.asarray(turns, dtype=np.int64) * size ** np.arange(size, dtype=np.int64)).sum(-1)
+    weights = np.array([size**k for k in range(size)], dtype=object)
+    return (np.asarray(turns).astype(object) * weights).sum(-1)
 
 
 def _cyclic_exponents(group: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...], int] | None:
@@ -363,7 +366,7 @@ def _piece_orbit(moves: np.ndarray, both: np.ndarray, members: list[tuple[int, l
     values = None
     if exps is not None:
         s = cells.shape[1]
-        codes = np.array([_code(np.array(t), s) for t in exps], dtype=np.int64)
+        codes = np.array([_code(np.array(t), s) for t in exps])
         order = np.argsort(codes)
         exponents = np.array(list(exps.values()), dtype=np.int64)[order]
         values = exponents[np.searchsorted(codes[order], _code(twists, s))]

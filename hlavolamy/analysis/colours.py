@@ -26,7 +26,7 @@ import numpy as np
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
 from hlavolamy.analysis.invariants import CELL_PARITY, PIECE_PARITY, TWIST_SUM, Invariants, invariants, vectors
 from hlavolamy.analysis.modular import combination
-from hlavolamy.analysis.orbits import format_cells
+from hlavolamy.analysis.orbits import distinct_generators, format_cells, move_matrix, restrict
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
@@ -238,7 +238,7 @@ def assign_colours(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray, *, wi
     state = _structural_assignment(puzzle, target, wildcards)
     if not verify or in_group(puzzle, state.perm) is not False:
         return state
-    found = _search_colourings(puzzle, target, cancel) if not wildcards else True
+    found = _search_colourings(puzzle, target, cancel)
     if found is False:
         raise UnreachableError("no reachable position shows these colours (every colouring the moves reach "
                                "was searched)")
@@ -248,24 +248,75 @@ def assign_colours(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray, *, wi
     return State(puzzle, found)
 
 
+LOCAL_ENUMERATION_LIMIT = 50_000
+"""Largest group of one piece orbit whose elements are listed when it is not every arrangement its
+invariants allow (a globe's flipped pieces): matching pieces freely could leave the group."""
+
+
+def _enumerate_piece_orbit(puzzle: Puzzle, structure: PieceStructure, j: int, target: np.ndarray,
+                           perm: np.ndarray) -> list[np.ndarray]:
+    """Fill ``perm`` on piece orbit ``j`` with an arrangement its moves reach that shows ``target``.
+
+    Returns the colour-preserving changes leading to the other such
+    arrangements (``perm[h]`` shows the same colours and stays in the group).
+    """
+    cells = np.array(sorted(c for i in structure.piece_orbits[j].orbits for c in structure.orbits[i]))
+    gens = distinct_generators(restrict(move_matrix(puzzle), cells, puzzle.n_cells))
+    shown, want = puzzle.colour_ids[cells], target[cells]
+    start = np.arange(cells.size)
+    seen, frontier, matches = {start.tobytes()}, [start], []
+    while frontier:
+        nxt = []
+        for g in frontier:
+            if np.array_equal(shown[g], want):
+                matches.append(g)
+            for m in gens:
+                image = g[m]
+                if image.tobytes() not in seen:
+                    seen.add(image.tobytes())
+                    nxt.append(image)
+        frontier = nxt
+    if not matches:
+        raise UnreachableError(f"piece orbit {j} {format_cells(cells.tolist())}: none of the {len(seen)} "
+                               "arrangements its moves reach shows these colours")
+    first = matches[0]
+    perm[cells] = cells[first]
+    inverse_first = np.argsort(first)
+    changes = []
+    for g in matches[1:MAX_LOCAL_CHANGES]:
+        h = np.arange(puzzle.n_cells)
+        h[cells] = cells[inverse_first[g]]
+        changes.append(h)
+    return changes
+
+
+MAX_LOCAL_CHANGES = 256
+"""Most alternative arrangements of one enumerated piece orbit offered to the invariant fix."""
+
+
 def _structural_assignment(puzzle: Puzzle, target: np.ndarray, wildcards: int) -> State:
     """Match pieces by colour pattern, then fix parities and twists with colour-preserving changes."""
+    from hlavolamy.analysis.membership import piece_orbit_orders
+
     structure = pieces(puzzle)
     _check_counts(puzzle, structure, target)
     perm = np.arange(puzzle.n_cells, dtype=np.int64)
-    classes = [_match_pieces(puzzle, j, po, target, perm) for j, po in enumerate(structure.piece_orbits)]
+    free: list[tuple[np.ndarray, int]] = []
+    paid: list[tuple[np.ndarray, int]] = []
+    for j, (po, order) in enumerate(zip(structure.piece_orbits, piece_orbit_orders(puzzle))):
+        if not order.is_full and order.exact and order.order <= LOCAL_ENUMERATION_LIMIT:
+            free += [(h, j) for h in _enumerate_piece_orbit(puzzle, structure, j, target, perm)]
+            continue
+        classes = _match_pieces(puzzle, j, po, target, perm)
+        free += [(t, j) for t, _ in _adjustments(po, target, classes, puzzle.n_cells, paid=False)]
+        if wildcards > 0:
+            paid += [(t, c) for t, c in _adjustments(po, target, classes, puzzle.n_cells, paid=True) if c <= wildcards]
     inv = invariants(puzzle)
     x = vectors(structure, inv.components, perm)[0]
     if inv.span.contains(x):
         return State(puzzle, perm)
-    free = [(t, j) for j, (po, cls) in enumerate(zip(structure.piece_orbits, classes))
-            for t, _ in _adjustments(po, target, cls, puzzle.n_cells, paid=False)]
     free_perms, free_deltas = _distinct_deltas(structure, inv, free, len(x))
-    options = [(None, 0)]
-    if wildcards > 0:
-        paid = [(t, c) for j, (po, cls) in enumerate(zip(structure.piece_orbits, classes))
-                for t, c in _adjustments(po, target, cls, puzzle.n_cells, paid=True) if c <= wildcards]
-        options += sorted(paid, key=lambda tc: tc[1])
+    options = [(None, 0)] + sorted(paid, key=lambda tc: tc[1])
     for extra, _ in options:
         start = perm if extra is None else perm[extra]
         x0 = vectors(structure, inv.components, start)[0]

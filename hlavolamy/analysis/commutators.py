@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ LIBRARY_KINDS = ("3-cycle", "piece 3-cycle", "twist", "double transposition")
 _KEEP_PER_KIND = 12
 """Macros of one kind kept per group: several, so each solving step can use the cheapest."""
 _BATCH_CELLS = 1_000_000
-_LOCAL_SECONDS = 2.0
+_LOCAL_SECONDS = 10.0
 """Time for the local search of one group of orbits that the global search left without 3-cycles."""
 _PAIR_CELLS = 12_000_000
 """Work per commutator stage: pairs tried x cells."""
@@ -76,6 +77,10 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     key = "analysis.commutators"
     if key in puzzle.cache:
         return puzzle.cache[key]
+    shared = _BY_MOVES.get(moves_key(puzzle))
+    if shared is not None:
+        puzzle.cache[key] = shared
+        return shared
     start = time.monotonic()
     structure = pieces(puzzle)
     group_of, _ = cell_groups(puzzle)
@@ -92,7 +97,8 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     report(progress, 0.4, "nested commutators")
     small.sort(key=lambda w: w.length)
     pool.add_commutators(small[:400], words[:600], until(0.6), cancel)
-    report(progress, 0.6, "commutators of powers")
+    pool.add_commutators(small[:60], _conjugates(small[:20], words[:60]), until(0.65), cancel)
+    report(progress, 0.65, "commutators of powers")
     pool.add_commutators(_prime_powers(_power_sources(words)), words[:600], until(0.85), cancel)
     for ind in independent_moves(puzzle, time_budget=max(0.0, until(1.0) - time.monotonic()), cancel=cancel):
         pool.add(Word(ind.turns, puzzle.perm_of(ind.turns)))
@@ -106,14 +112,51 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     if pool.add_twists(words[:1000], {(m.kind, int(group_of[m.cells[0]])) for m in result}, cancel):
         result = pool.kept()
     puzzle.cache[key] = result
+    remember_recent(_BY_MOVES, moves_key(puzzle), result)
     report(progress, 1.0, f"{len(result)} macros")
     return result
+
+
+_BY_MOVES: dict[str, list[Macro]] = {}
+"""Libraries of recent puzzles by their moves alone: recolourings (Santa cases) share them."""
+
+
+def moves_key(puzzle: Puzzle) -> str:
+    """A hash of the move names and permutations (not the colours)."""
+    h = hashlib.sha1()
+    for name, m in puzzle.moves.items():
+        h.update(name.encode() + b"\0" + m.tobytes())
+    return h.hexdigest()
+
+
+def remember_recent(store: dict, key: str, value: object, keep: int = 4) -> None:
+    """Keep ``value`` under ``key`` among the ``keep`` most recent entries (big puzzles' tables are large)."""
+    store.pop(key, None)
+    store[key] = value
+    while len(store) > keep:
+        store.pop(next(iter(store)))
 
 
 def _seed_words(puzzle: Puzzle, deadline: float, cancel: CancelToken | None) -> list[Word]:
     """Short words, as long as a few thousand of them allow (single moves on huge puzzles)."""
     limit = int(min(2500, max(len(puzzle.moves) * 2, 4_000_000 // puzzle.n_cells)))
     return short_words(puzzle, 12, limit=limit, deadline=deadline, cancel=cancel)
+
+
+def _conjugates(elements: Sequence[Word], setups: Sequence[Word]) -> list[Word]:
+    """``A X A'`` for small elements ``X``: moved copies of them, to commute with the originals.
+
+    Two double transpositions meeting in one cell commute to a 3-cycle, which
+    is how a puzzle whose short commutators are all double transpositions
+    (a big globe) still gets 3-cycles.
+    """
+    out = []
+    for x in elements:
+        for a in setups:
+            perm = a.perm[x.perm[P.inverse(a.perm)]]
+            perm.flags.writeable = False
+            out.append(Word(a.turns + x.turns + invert(a.turns), perm))
+    return out
 
 
 def _power_sources(words: Sequence[Word], few: int = 40) -> list[Word]:

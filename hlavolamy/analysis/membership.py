@@ -4,7 +4,8 @@ The structure gives an upper bound of the group order: each piece orbit's
 own group (exact by Jordan's theorem when its pieces move as an alternating
 or symmetric group, by Schreier–Sims when small, else bounded by "every
 arrangement and turn its invariants allow"), combined under the invariants.
-Up to :data:`EXACT_CELL_LIMIT` moved cells a randomized Schreier–Sims
+Up to :data:`EXACT_CELL_LIMIT` moved cells (and an estimated chain size of
+:data:`CHAIN_COST_LIMIT`) a randomized Schreier–Sims
 (sympy) builds a stabiliser chain; its order never exceeds the group's, so
 reaching the bound proves the chain complete — a 6x6x6 in about two
 seconds, where deterministic Schreier–Sims takes minutes. The chain then
@@ -33,11 +34,16 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 
-__all__ = ["GroupOrder", "Reachability", "StabiliserChain", "check_state", "group_order", "in_group",
-           "state_from_colours", "structural_order", "structure_violations", "whole_group"]  # state_from_colours lives in colours.py; re-exported for callers that check and set positions
+__all__ = ["GroupOrder", "PieceOrbitOrder", "Reachability", "StabiliserChain", "check_state", "group_order",
+           "in_group", "piece_orbit_orders", "state_from_colours", "structural_order", "structure_violations",
+           "whole_group"]  # state_from_colours lives in colours.py; re-exported for callers that check and set positions
 
 EXACT_CELL_LIMIT = 220
 """Most moved cells for which a stabiliser chain of the whole group is built (a 6x6x6 has 216)."""
+
+CHAIN_COST_LIMIT = 800_000
+"""Most estimated transversal entries (sum over orbits of size^2/2, times the moved cells) of a chain:
+a 6x6x6 needs about 560,000, a 100-cell wreath with one orbit of 198 cells 3.9 million (a minute)."""
 
 DETERMINISTIC_CELL_LIMIT = 100
 """Most moved cells for deterministic Schreier–Sims when randomized chains fall short of the bound."""
@@ -146,8 +152,10 @@ def whole_group(puzzle: Puzzle) -> StabiliserChain | None:
 
 
 def _whole_group(puzzle: Puzzle) -> StabiliserChain | None:
-    cells = _moved_cells(pieces(puzzle))
-    if not cells or len(cells) > EXACT_CELL_LIMIT:
+    structure = pieces(puzzle)
+    cells = _moved_cells(structure)
+    cost = sum(len(o) ** 2 // 2 for o in structure.orbits) * len(cells)
+    if not cells or len(cells) > EXACT_CELL_LIMIT or cost > CHAIN_COST_LIMIT:
         return None
     bound, _ = structural_order(puzzle)
     group = _sympy_group(puzzle, cells)
@@ -205,55 +213,75 @@ def _full_pieces_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariant
     return full * reached // Span(moduli, np.vstack([wreath, inv.move_vectors[:, comps]])).order
 
 
-def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariants, j: int) -> tuple[int, bool]:
-    """Order of the group the moves induce on piece orbit ``j`` alone (or an upper bound), and whether exact.
+@dataclass(frozen=True)
+class PieceOrbitOrder:
+    """The order of the group the moves induce on one piece orbit (or an upper bound when not ``exact``),
+    and ``full``: its order if every arrangement and turn obeying its own invariants were reachable."""
 
-    Pieces without orientation that move as an alternating or symmetric
-    group are settled by Jordan's theorem; otherwise a randomized chain that
-    reaches the full-pieces bound proves it, and small orbits get
-    deterministic Schreier–Sims.
-    """
+    order: int
+    exact: bool
+    full: int
+
+    @property
+    def is_full(self) -> bool:
+        return self.exact and self.order == self.full
+
+
+def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariants, j: int) -> PieceOrbitOrder:
+    """Pieces without orientation that move as an alternating or symmetric group are settled by
+    Jordan's theorem; otherwise a randomized chain that reaches the full-pieces bound proves it, and
+    small orbits get deterministic Schreier–Sims."""
     po = structure.piece_orbits[j]
     bound = _full_pieces_order(puzzle, structure, inv, j)
     if len(po.orientation_group) == 1:
         rows = distinct_generators(po.perms)
         order = _alt_sym_order(PermutationGroup([Permutation(r) for r in rows.tolist()]))
         if order is not None:
-            return order, True
+            return PieceOrbitOrder(order, True, bound)
     cells = sorted(c for i in po.orbits for c in structure.orbits[i])
-    if len(cells) > EXACT_CELL_LIMIT:
-        return bound, False
+    if len(cells) ** 3 // 2 > CHAIN_COST_LIMIT:
+        return PieceOrbitOrder(bound, False, bound)
     group = _sympy_group(puzzle, cells)
     if _random_chain(cells, group).order == bound:
-        return bound, True
+        return PieceOrbitOrder(bound, True, bound)
     if len(cells) <= LOCAL_SCHREIER_SIMS_LIMIT:
-        return int(group.order()), True
-    return bound, False
+        return PieceOrbitOrder(int(group.order()), True, bound)
+    return PieceOrbitOrder(bound, False, bound)
+
+
+def piece_orbit_orders(puzzle: Puzzle, progress: ProgressCallback | None = None,
+                       cancel: CancelToken | None = None) -> list[PieceOrbitOrder]:
+    """The order of each piece orbit's own group (cached per moves)."""
+    return memo(puzzle, "analysis.piece_orbit_orders", lambda: _piece_orbit_orders(puzzle, progress, cancel))
+
+
+def _piece_orbit_orders(puzzle: Puzzle, progress: ProgressCallback | None,
+                        cancel: CancelToken | None) -> list[PieceOrbitOrder]:
+    structure = pieces(puzzle)
+    inv = invariants(puzzle)
+    out = []
+    for j in range(len(structure.piece_orbits)):
+        if cancel is not None:
+            cancel.check()
+        report(progress, j / len(structure.piece_orbits), f"order of piece orbit {j}")
+        out.append(_piece_orbit_order(puzzle, structure, inv, j))
+    return out
 
 
 def structural_order(puzzle: Puzzle, progress: ProgressCallback | None = None,
                      cancel: CancelToken | None = None) -> tuple[int, bool]:
     """An upper bound of the group order from the piece orbits and invariants, and whether each piece
     orbit's own order is exact (then the bound is the order unless piece orbits are tied beyond the
-    invariants). Cached per moves."""
-    return memo(puzzle, "analysis.structural_order", lambda: _structural_order(puzzle, progress, cancel))
-
-
-def _structural_order(puzzle: Puzzle, progress: ProgressCallback | None,
-                      cancel: CancelToken | None) -> tuple[int, bool]:
+    invariants)."""
     structure = pieces(puzzle)
     inv = invariants(puzzle)
-    local_orders, local_spans, exact = [], [], True
+    orders = piece_orbit_orders(puzzle, progress, cancel)
+    local_spans = []
     for j in range(len(structure.piece_orbits)):
-        if cancel is not None:
-            cancel.check()
-        report(progress, j / len(structure.piece_orbits), f"order of piece orbit {j}")
-        order, local_exact = _piece_orbit_order(puzzle, structure, inv, j)
-        exact &= local_exact
-        local_orders.append(order)
         comps = _local_components(inv, structure, j)
         local_spans.append(Span([inv.components[c].modulus for c in comps], inv.move_vectors[:, comps]).order)
-    return prod(local_orders) * inv.span.order // prod(local_spans), exact
+    value = prod(o.order for o in orders) * inv.span.order // prod(local_spans)
+    return value, all(o.exact for o in orders)
 
 
 def group_order(puzzle: Puzzle, *, progress: ProgressCallback | None = None,
@@ -339,7 +367,7 @@ def check_state(puzzle: Puzzle, state: State | np.ndarray, *, cancel: CancelToke
     if member is None:
         return Reachability(True, False, [
             "orbits, pieces, parities and twists all allow it; exact membership was not tested "
-            f"(more than {EXACT_CELL_LIMIT} moved cells, or the group is smaller than its structure says)"])
+            "(the group is too big for a stabiliser chain, or smaller than its structure says)"])
     if member:
         return Reachability(True, True, [])
     return Reachability(False, True, [

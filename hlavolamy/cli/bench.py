@@ -33,11 +33,13 @@ def big_cube(size: int) -> Puzzle:
 def bench_analysis(args: argparse.Namespace) -> int:
     """Structure analysis (orbits, pieces, invariants, order) and the 3-cycle library, timed apart."""
     from hlavolamy.analysis import analyse
+    from hlavolamy.analysis.memo import forget_shared
 
     puzzles = list(shipped_puzzles(Path(args.puzzles)))
     puzzles.append((f"cube{args.size} (plugin)", big_cube(args.size)))
     print(f"{'puzzle':<24}{'cells':>7}{'moves':>6}{'orbits':>7}{'structure s':>13}{'3-cycles s':>12}  order")
     for name, puzzle in puzzles:
+        forget_shared()  # time each puzzle from scratch, even when an earlier one had the same moves
         start = time.perf_counter()
         analysis = analyse(puzzle, three_cycles=False)
         structure = time.perf_counter() - start

@@ -11,12 +11,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 
-from hlavolamy.core.fileformat import PuzzleFile, load_puzzle, loads_puzzle, parse_json
+from hlavolamy.core.fileformat import PuzzleFile, load_puzzle, loads_puzzle, parse_json, read_text
 from hlavolamy.core.perm import format_cycles
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
@@ -39,11 +38,7 @@ def read_json_arg(text_or_path: str, what: str) -> tuple[Any, str]:
     """Decode an inline JSON argument or ``@file``; returns the value and its source name for errors."""
     if text_or_path.startswith("@"):
         path = text_or_path[1:]
-        try:
-            text = Path(path).read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise FileFormatError(f"cannot read the {what}: {exc}", path) from None
-        return parse_json(text, path), path
+        return parse_json(read_text(path, what), path), path
     return parse_json(text_or_path, f"the {what} argument"), f"the {what} argument"
 
 

@@ -120,17 +120,14 @@ def format_turns(turns: Sequence[Turn], moves: Collection[str], aliases: Collect
 
 # -- printing ------------------------------------------------------------------
 def _name_token(name: str, power: int, known: frozenset[str]) -> str:
-    if power == 1:
-        return name
-    if power == -1:
-        return name + "'"
-    k = abs(power)
-    if name[-1] in _DIGITS or f"{name}{k}" in known:
+    """``R2'``; ``f1^2`` where a digit suffix would read as part of the name (or name another move)."""
+    if abs(power) != 1 and (name[-1] in _DIGITS or f"{name}{abs(power)}" in known):
         return f"{name}^{power}"
-    return f"{name}{k}" + ("'" if power < 0 else "")
+    return name + power_suffix(power)
 
 
-def _group_suffix(power: int) -> str:
+def power_suffix(power: int) -> str:
+    """The suffix of a power in the common form: ``""``, ``"'"``, ``"2"``, ``"2'"`` (also for SiGN)."""
     if power == 1:
         return ""
     if power == -1:
@@ -146,7 +143,7 @@ def _format_node(node: Node, known: frozenset[str]) -> str:
     else:
         sep = ", " if isinstance(node, Commutator) else ": "
         inner = "[" + format_tree(node.a, known) + sep + format_tree(node.b, known) + "]"
-    return inner + _group_suffix(node.power)
+    return inner + power_suffix(node.power)
 
 
 # -- flattening ----------------------------------------------------------------

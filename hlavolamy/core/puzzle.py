@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from hlavolamy.core import perm as P
-from hlavolamy.core.turns import Turn
-from hlavolamy.errors import PuzzleError
+from hlavolamy.core.turns import Turn, reduce_power
+from hlavolamy.errors import HlavolamyError, PuzzleError
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class Puzzle:
             raise PuzzleError("a puzzle needs at least one move")
         self.moves: dict[str, P.Perm] = {}
         for move_name, values in moves.items():
-            _check_move_name(move_name)
+            _check_move_name(move_name, "moves")
             self.moves[move_name] = P.as_perm(values, f"move {move_name!r}", n)
         self.palette: dict[str, str] = dict(palette or {})
         if cell_data is not None and len(cell_data) != n:
@@ -86,15 +86,15 @@ class Puzzle:
         self.aliases: dict[str, str] = {}
         self._alias_turns: dict[str, list[Turn]] = {}
         for alias, text in (aliases or {}).items():
-            _check_move_name(alias)
+            _check_move_name(alias, "aliases")
             if alias in self.moves:
-                raise PuzzleError(f"alias {alias!r} has the name of a move")
+                raise PuzzleError(f"alias {alias!r} has the name of a move", ("aliases", alias))
             self.aliases[alias] = text
         for alias, text in self.aliases.items():
             try:
                 self._alias_turns[alias] = self.parse(text, allow_aliases=False)
-            except Exception as exc:
-                raise PuzzleError(f"alias {alias!r}: {exc}") from None
+            except HlavolamyError as exc:
+                raise PuzzleError(f"alias {alias!r}: {exc}", ("aliases", alias), str(exc)) from None
 
     # -- derived data --------------------------------------------------------
     @property
@@ -172,8 +172,7 @@ class Puzzle:
 
     def turn_cost(self, turn: Turn) -> int:
         """Quarter-turn cost: ``R2`` is 2, ``R'`` is 1, ``R3`` on an order-4 move is 1."""
-        k = turn.power % self.move_order(turn.move)
-        return min(k, self.move_order(turn.move) - k)
+        return abs(reduce_power(self, turn.move, turn.power))
 
     def length(self, turns: Sequence[Turn]) -> int:
         """Length in the metric of the Santa benchmark: each generator or inverse counts 1."""
@@ -189,11 +188,32 @@ class Puzzle:
         return f"<Puzzle{label}: {self.n_cells} cells, {len(self.moves)} moves>"
 
 
-def _check_move_name(name: object) -> None:
+def _check_move_name(name: object, key: str) -> None:
+    """Names of moves and aliases (``key``): letters, digits and ``_``, not only digits."""
+    kind = "move" if key == "moves" else "alias"
     if not isinstance(name, str) or not name or not all(ch.isalnum() or ch == "_" for ch in name):
-        raise PuzzleError(f"move name {name!r}: use letters, digits and '_' only")
-    if name.isdigit():
-        raise PuzzleError(f"move name {name!r}: must contain a letter")
+        rule = "use letters, digits and '_' only"
+    elif name.isdigit():
+        rule = "must contain a letter, not only digits"
+    else:
+        return
+    raise PuzzleError(f"{kind} name {name!r}: {rule}", (key, str(name)), f"bad name {name!r}: {rule}")
+
+
+def _check_cell_list(cells: list[int], n: int, subject: str, location: tuple[str | int, ...], out_of_range: str) -> None:
+    """Every entry a cell index in ``0..n-1``, none twice; ``subject`` names the list in messages.
+
+    ``out_of_range`` words a bad index: a format string of ``c`` (the entry) and ``top`` (``n - 1``).
+    """
+    for i, c in enumerate(cells):
+        if not isinstance(c, (int, np.integer)) or isinstance(c, bool) or not 0 <= c < n:
+            raise PuzzleError(
+                f"{subject}: {out_of_range.format(c=c, top=n - 1)}",
+                (*location, i),
+                f"{c!r} is out of range: cells are 0..{n - 1}",
+            )
+        if c in cells[:i]:
+            raise PuzzleError(f"{subject}: cell {c} is listed twice", (*location, i), f"cell {c} is listed twice")
 
 
 def _check_blockings(blockings: Iterable[Iterable[int]], n: int) -> tuple[frozenset[int], ...]:
@@ -202,12 +222,13 @@ def _check_blockings(blockings: Iterable[Iterable[int]], n: int) -> tuple[frozen
     for k, raw in enumerate(blockings):
         cells = list(raw)
         if len(cells) < 2:
-            raise PuzzleError(f"blocking {k}: fuses {len(cells)} cell(s); a blocking needs at least two")
-        for c in cells:
-            if not isinstance(c, (int, np.integer)) or not 0 <= c < n:
-                raise PuzzleError(f"blocking {k}: cell {c!r} is not in 0..{n - 1}")
+            detail = f"fuses {len(cells)} cell(s); a blocking needs at least two"
+            raise PuzzleError(f"blocking {k}: {detail}", ("blockings", k), detail)
+        _check_cell_list(cells, n, f"blocking {k}", ("blockings", k), "cell {c!r} is not in 0..{top}")
+        for i, c in enumerate(cells):
             if c in owner:
-                raise PuzzleError(f"blocking {k}: cell {c} is already fused in blocking {owner[c]}; merge the two")
+                detail = f"cell {c} is already fused in blocking {owner[c]}; merge the two"
+                raise PuzzleError(f"blocking {k}: {detail}", ("blockings", k, i), detail)
             owner[int(c)] = k
         out.append(frozenset(int(c) for c in cells))
     return tuple(out)
@@ -217,12 +238,18 @@ def _check_turned_parts(parts: Mapping[str, Iterable[int]], moves: Mapping[str, 
     out: dict[str, frozenset[int]] = {}
     for move_name, raw in parts.items():
         if move_name not in moves:
-            raise PuzzleError(f"turned part given for unknown move {move_name!r}")
-        cells = frozenset(int(c) for c in raw)
-        if any(not 0 <= c < n for c in cells):
-            raise PuzzleError(f"turned part of move {move_name!r}: cells must be in 0..{n - 1}")
-        moved = set(P.support(moves[move_name]).tolist())
-        if not moved <= cells:
-            raise PuzzleError(f"turned part of move {move_name!r} leaves out cells the move moves: {sorted(moved - cells)[:10]}")
-        out[move_name] = cells
+            raise PuzzleError(
+                f"turned part given for unknown move {move_name!r}",
+                ("turned_parts", move_name),
+                f"a turned part for {move_name!r}, which is not a move",
+            )
+        cells = list(raw)
+        subject = f"turned part of move {move_name!r}"
+        _check_cell_list(cells, n, subject, ("turned_parts", move_name), "cells must be in 0..{top}, not {c!r}")
+        part = frozenset(int(c) for c in cells)
+        left_out = sorted(set(P.support(moves[move_name]).tolist()) - part)
+        if left_out:
+            detail = f"leaves out cells the move moves: {left_out[:10]}"
+            raise PuzzleError(f"turned part of move {move_name!r} {detail}", ("turned_parts", move_name), detail)
+        out[move_name] = part
     return out

@@ -85,19 +85,36 @@ def fused_sets_torn(puzzle: Puzzle, perm: np.ndarray, move: str) -> list[frozens
     """Fused sets (as original cells) that ``move`` would tear apart in state ``perm``.
 
     A fused set's cells currently sit at positions ``where``; the move is legal
-    when every set lies wholly inside or wholly outside its turned part.
+    when every set lies wholly inside or wholly outside its turned part. Hot in
+    scrambles and legal replays, so it counts with numpy over all fused cells at once.
     """
     if not puzzle.blockings:
         return []
-    part = np.zeros(puzzle.n_cells, dtype=bool)
-    part[list(puzzle.turned_part(move))] = True
+    fused_cells, owner, sizes = _fused_tables(puzzle)
     position_of = P.inverse(perm)
-    torn = []
-    for fused in puzzle.blockings:
-        inside = part[position_of[list(fused)]]
-        if inside.any() and not inside.all():
-            torn.append(fused)
-    return torn
+    inside = _turned_mask(puzzle, move)[position_of[fused_cells]]
+    n_inside = np.bincount(owner, weights=inside, minlength=sizes.size)
+    return [puzzle.blockings[k] for k in np.flatnonzero((n_inside > 0) & (n_inside < sizes))]
+
+
+def _fused_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """All fused cells, the blocking each belongs to, and each blocking's size (cached on the puzzle)."""
+    key = "state.fused_tables"
+    if key not in puzzle.cache:
+        sizes = np.array([len(b) for b in puzzle.blockings], dtype=np.int64)
+        cells = np.array([c for b in puzzle.blockings for c in sorted(b)], dtype=np.int64)
+        puzzle.cache[key] = (cells, np.repeat(np.arange(sizes.size), sizes), sizes)
+    return puzzle.cache[key]
+
+
+def _turned_mask(puzzle: Puzzle, move: str) -> np.ndarray:
+    """Positions the move turns, as a boolean mask (cached per move on the puzzle)."""
+    masks: dict[str, np.ndarray] = puzzle.cache.setdefault("state.turned_masks", {})
+    if move not in masks:
+        mask = np.zeros(puzzle.n_cells, dtype=bool)
+        mask[list(puzzle.turned_part(move))] = True
+        masks[move] = mask
+    return masks[move]
 
 
 def _require_legal(puzzle: Puzzle, perm: np.ndarray, move: str) -> None:

@@ -7,7 +7,10 @@ history, scrambles). Text goes through :mod:`hlavolamy.core.notation`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # puzzle.py imports this module
+    from hlavolamy.core.puzzle import Puzzle
 
 
 class Turn(NamedTuple):
@@ -29,3 +32,13 @@ def expand(turns: Sequence[Turn]) -> list[Turn]:
         step = 1 if t.power > 0 else -1
         out.extend(Turn(t.move, step) for _ in range(abs(t.power)))
     return out
+
+
+def reduce_power(puzzle: Puzzle, move: str, power: int) -> int:
+    """The power of ``move`` equal to ``power`` with the fewest single steps (0 = identity).
+
+    Ties go to the positive power (``R2`` rather than ``R'2`` on a quarter turn).
+    """
+    order = puzzle.move_order(move)
+    k = power % order
+    return k if k <= order - k else k - order

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from hlavolamy.analysis.blocks import PieceOrbit, pieces
+from hlavolamy.core import perm as P
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.formats.pieces import Orbit, Structure
 
@@ -35,16 +36,8 @@ def rotation_labels(group: tuple[tuple[int, ...], ...], size: int) -> list[int] 
 
 
 def _along_cycles(g: tuple[int, ...], size: int) -> list[int] | None:
-    seen = [False] * size
-    cycles = []
-    for start in range(size):
-        if not seen[start]:
-            cyc, j = [], start
-            while not seen[j]:
-                seen[j] = True
-                cyc.append(j)
-                j = g[j]
-            cycles.append(cyc)
+    """Cells numbered along the cycles of ``g`` (see the module docstring); None when they differ in length."""
+    cycles = P.cycles(np.asarray(g), include_fixed=True)
     d = len(cycles[0])
     if any(len(c) != d for c in cycles):
         return None

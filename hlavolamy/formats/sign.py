@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hlavolamy.core.fileformat import PuzzleFile, load_puzzle
+from hlavolamy.core.notation import power_suffix
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn, invert
@@ -225,14 +226,6 @@ def parse(puzzle: Puzzle, text: str) -> list[Turn]:
 
 
 # -- printing ------------------------------------------------------------------------
-def _suffix(power: int) -> str:
-    if power == 1:
-        return ""
-    if power == -1:
-        return "'"
-    return f"{abs(power)}" + ("'" if power < 0 else "")
-
-
 def format_turns(puzzle: Puzzle, turns: Sequence[Turn], *, wide: bool = True) -> str:
     """Generator turns -> SiGN; :func:`parse` of the result gives ``turns`` back exactly.
 
@@ -250,9 +243,9 @@ def format_turns(puzzle: Puzzle, turns: Sequence[Turn], *, wide: bool = True) ->
                 _as_layer(layers, turns[i + run], Layer(layer.face, run + 1)) == power):
             run += 1
         if run >= 2:
-            words.append((f"{layer.face}w" if run == 2 else f"{run}{layer.face}w") + _suffix(power))
+            words.append((f"{layer.face}w" if run == 2 else f"{run}{layer.face}w") + power_suffix(power))
         else:
-            words.append((f"{layer.depth}{layer.face}" if layer.depth > 1 else layer.face) + _suffix(power))
+            words.append((f"{layer.depth}{layer.face}" if layer.depth > 1 else layer.face) + power_suffix(power))
         i += run
     return " ".join(words)
 

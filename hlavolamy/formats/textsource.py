@@ -1,21 +1,17 @@
-"""Reading and writing text files for the interchange formats, with line-numbered errors."""
+"""Reading and writing text files for the interchange formats, with line-numbered errors.
+
+Reading is the puzzle files' own :func:`~hlavolamy.core.fileformat.read_text`, so every
+format reports a missing or non-UTF-8 file the same way.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from hlavolamy.core.fileformat import write_atomic
+from hlavolamy.core.fileformat import read_text, write_atomic
 from hlavolamy.errors import FileFormatError
 
-
-def read_text(path: str | Path) -> str:
-    """The file's text; a clear error for a missing or non-UTF-8 file."""
-    try:
-        return Path(path).read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise FileFormatError(f"cannot read the file: {exc.strerror or exc}", str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise FileFormatError(f"not UTF-8 text (byte {exc.start})", str(path)) from None
+__all__ = ["at", "error", "read_text", "write_text"]
 
 
 def write_text(path: str | Path, text: str) -> None:

@@ -111,6 +111,8 @@ class Document(QObject):
         self.geometry: Geometry | None = None
         self.designer: Designer | None = None
         self.path: Path | None = None
+        self.extra: dict[str, Any] = {}
+        """Top-level file keys this version does not know: kept from Open to Save, never edited."""
         self.snap = Snapshot(None, None)
 
     # -- read access -----------------------------------------------------
@@ -146,11 +148,12 @@ class Document(QObject):
     # -- whole documents -------------------------------------------------
     def reset(self, puzzle: Puzzle | None, *, geometry: Geometry | None = None, designer: Designer | None = None,
               state: State | None = None, history: Sequence[Turn] = (), path: Path | None = None,
-              design_error: str = "") -> None:
+              design_error: str = "", extra: Mapping[str, Any] | None = None) -> None:
         """Start over with a new document (no undo across documents)."""
         self.geometry = geometry
         self.designer = designer
         self.path = path
+        self.extra = copy.deepcopy(dict(extra or {}))
         design = copy.deepcopy(designer.data()) if designer is not None else None
         if puzzle is not None and state is None:
             state = State.solved(puzzle)
@@ -172,7 +175,7 @@ class Document(QObject):
         geometry = geometry_of(loaded.puzzle)
         designer = geometry.designer(loaded.puzzle) if geometry is not None else None
         self.reset(loaded.puzzle, geometry=geometry, designer=designer, state=loaded.state,
-                   history=loaded.history or (), path=path)
+                   history=loaded.history or (), path=path, extra=loaded.extra)
 
     def new(self, geometry: Geometry, params: Mapping[str, Any]) -> None:
         """A puzzle from a geometry's parameters (the New dialog)."""
@@ -193,8 +196,8 @@ class Document(QObject):
         self.reset(puzzle, geometry=geometry, designer=designer, design_error=error)
 
     def save(self, path: str | Path) -> None:
-        """Write the puzzle, position and history atomically; marks the document saved."""
-        save_puzzle(path, self.require_puzzle(), self.state, list(self.history))
+        """Write the puzzle, position, history and the file's unknown keys atomically; marks the document saved."""
+        save_puzzle(path, self.require_puzzle(), self.state, list(self.history), self.extra)
         self.path = Path(path)
         self.undo_stack.setClean()
         self.file_changed.emit()

@@ -2,18 +2,20 @@
 
 A user-facing :class:`HlavolamyError` is shown with its message; anything else
 (a bug) is shown as "internal error" with a one-line reason, and its traceback
-goes to stderr for a bug report.
+is logged (on stderr unless logging is configured otherwise) for a bug report.
 """
 
 from __future__ import annotations
 
+import logging
 import sys
-import traceback
 from types import TracebackType
 
 from PyQt6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from hlavolamy.errors import HlavolamyError
+
+log = logging.getLogger(__name__)
 
 
 def describe(exc: BaseException) -> str:
@@ -40,7 +42,7 @@ def install_excepthook() -> None:
 
     def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         if not isinstance(exc, HlavolamyError):
-            traceback.print_exception(kind, exc, tb, file=sys.stderr)
+            log.error("uncaught exception", exc_info=(kind, exc, tb))
         if issubclass(kind, KeyboardInterrupt):
             QApplication.quit()
             return

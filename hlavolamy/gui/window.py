@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,8 @@ from hlavolamy.gui.tabs.colouring import ColouringTab
 from hlavolamy.gui.tabs.fields import FieldsTab
 from hlavolamy.gui.tabs.moves import MovesTab
 from hlavolamy.gui.workers import Job, TaskBar
+
+log = logging.getLogger(__name__)
 
 FILE_FILTER = "Hlavolamy puzzles (*.json);;All files (*)"
 MAX_RECENT = 8
@@ -188,10 +191,17 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(text, STATUS_TIMEOUT_MS)
 
     def guarded(self, action: Callable[[], Any], title: str = "Hlavolamy") -> Any:
-        """Run a UI action; a user error becomes a message box, never a traceback."""
+        """Run a UI action; a user error becomes a message box, never a traceback.
+
+        ``ValueError`` counts as a user error because plugins report bad
+        parameters and designs with it; its traceback is still logged (level
+        INFO) so a bug that raises one can be traced.
+        """
         try:
             return action()
         except (HlavolamyError, OSError, ValueError) as exc:
+            if not isinstance(exc, (HlavolamyError, OSError)):
+                log.info("%s: %s", title, exc, exc_info=exc)
             show_error(self, title, exc)
             return None
 

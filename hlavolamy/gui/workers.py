@@ -9,9 +9,8 @@ a progress bar and a Cancel button.
 
 from __future__ import annotations
 
-import sys
+import logging
 import time
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -23,6 +22,8 @@ from hlavolamy.errors import Cancelled, HlavolamyError
 from hlavolamy.gui.errors import describe
 
 Job = Callable[[ProgressCallback, CancelToken], Any]
+
+log = logging.getLogger(__name__)
 
 
 class Task(QThread):
@@ -54,8 +55,8 @@ class Task(QThread):
             self.cancelled.emit()
             return
         except Exception as exc:  # every failure reaches the user as a message, never a crash
-            if not isinstance(exc, HlavolamyError):
-                traceback.print_exc(file=sys.stderr)  # a bug: keep the trace for a report
+            if not isinstance(exc, HlavolamyError):  # a bug: keep the trace for a report
+                log.error("background task %r failed", self.name, exc_info=exc)
             self.failed.emit(describe(exc))
             return
         if self.token.cancelled:

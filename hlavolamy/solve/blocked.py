@@ -22,7 +22,9 @@ solution is replayed with legality checked on every step."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -46,6 +48,9 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn, invert
 from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
+
+if TYPE_CHECKING:  # the solver package imports this module
+    from hlavolamy.solve import Solution
 
 SEARCH_NODES = 60_000
 """Node budget of the IDA* improvement search after a two-phase solution."""
@@ -80,7 +85,7 @@ class BlockedResult:
 
 
 def solve_blocked(puzzle: Puzzle, state: State, *, time_limit: float | None = None,
-                  progress: ProgressCallback | None = None, cancel: CancelToken | None = None):
+                  progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> Solution:
     """A sequence of legal moves that solves ``state``, verified by a replay that checks every step.
 
     Raises :class:`UnreachableError` saying why (the fused sets cannot come
@@ -178,7 +183,7 @@ def shortcut(puzzle: Puzzle, perm: np.ndarray, moves: list[Turn]) -> list[Turn]:
     return merge_powers(puzzle, [t for part in reversed(out) for t in part])
 
 
-def _table_depth(table: dict[bytes, tuple[bytes, int]]):
+def _table_depth(table: dict[bytes, tuple[bytes, int]]) -> Callable[[bytes], int]:
     """Distance from solved of a table position (walks the parent chain; memoised)."""
     memo: dict[bytes, int] = {}
 

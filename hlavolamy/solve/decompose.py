@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hlavolamy.analysis.commutators import small_support_macros
+from hlavolamy.analysis.commutators import remember_recent, moves_key, small_support_macros
 from hlavolamy.analysis.independent import cell_groups
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
@@ -26,8 +26,15 @@ from hlavolamy.solve.greedy import ALL_CANDIDATES, MAX_CANDIDATES, GroupTable, b
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient, fix_parities_linear
 
+LIBRARY_SECONDS = 120.0
+"""Safety limit for the macro search; its fixed work caps normally end it first, so a
+loaded machine finds the same library as an idle one."""
 SMALL_GROUP = 8
 """Groups of at most this many cells are solved in phase 0 by search, not by macros."""
+
+
+_BY_MOVES: dict[str, Plan] = {}
+"""Plans of recent puzzles by their moves alone (tables do not depend on colours)."""
 
 
 class Stuck(HlavolamyError):
@@ -48,8 +55,12 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
     key = "solve.plan"
     if key in puzzle.cache:
         return puzzle.cache[key]
+    shared = _BY_MOVES.get(moves_key(puzzle))
+    if shared is not None:
+        puzzle.cache[key] = shared
+        return shared
     group_of, _ = cell_groups(puzzle)
-    macros = small_support_macros(puzzle, cancel=cancel, progress=progress, complete=True)
+    macros = small_support_macros(puzzle, time_budget=LIBRARY_SECONDS, cancel=cancel, progress=progress, complete=True)
     groups = [np.flatnonzero(group_of == g) for g in range(int(group_of.max()) + 1)]
     tables: list[GroupTable | None] = []
     frozen = []
@@ -64,6 +75,7 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
         report(progress, (g + 1) / len(groups), f"set-ups for group {g + 1} of {len(groups)}")
     result = Plan(groups, tables, np.concatenate(frozen) if frozen else np.zeros(0, dtype=np.int64))
     puzzle.cache[key] = result
+    remember_recent(_BY_MOVES, moves_key(puzzle), result, keep=2)
     return result
 
 

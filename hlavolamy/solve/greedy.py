@@ -216,7 +216,7 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
                     if k != i and k != j and search.reachable(i, j, k):
                         options.append((search.depth(i, j, k), m, a, int(i), int(j), int(k)))
                         break
-    best, best_score, neutral = None, 0.0, None
+    best, best_score, neutral = None, 0.0, []
     before = int(((cur == want) & counts).sum())
     for _, m, a, i, j, k in sorted(options)[:evaluate]:
         setup = table.searches[(m, a)].setup(i, j, k)
@@ -225,21 +225,27 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
         gain = int(((after == want) & counts).sum()) - before
         if gain > 0 and gain / len(word) > best_score:
             best, best_score = word, gain / len(word)
-        elif gain == 0 and neutral is None and np.any(after != cur):
-            neutral = word
-    return best if best is not None else neutral
+        elif gain == 0 and np.any(after != cur):
+            neutral.append(word)
+    if best is None and neutral:
+        best = neutral[int(rng.integers(len(neutral)))]
+    return best
 
 
 def _three_cycles(table: GroupTable, limit: int = 48) -> list[tuple[int, tuple[int, int, int]]]:
-    """The first 3-cycle ``(a, m[a], m[m[a]])`` of each of the first macros that have one."""
+    """Anchor triples ``(a, m[a], c)`` of the first macros: ``a`` moved, ``c`` another moved cell.
+
+    Carrying the anchor onto ``(i, j, k)`` makes the conjugate bring the
+    content of ``j`` to ``i``; for a 3-cycle ``c = m[m[a]]`` pins the whole
+    cycle, for a double transposition ``c`` pins the second pair's place.
+    """
     out = []
     for m, local in enumerate(table.macro_locals):
-        for a in np.flatnonzero(local != np.arange(local.size)):
-            b = int(local[a])
-            c = int(local[b])
-            if int(local[c]) == a:
-                out.append((m, (int(a), b, c)))
-                break
+        moved = np.flatnonzero(local != np.arange(local.size))
+        a = int(moved[0])
+        b = int(local[a])
+        c = int(local[b]) if int(local[b]) != a else int(next(x for x in moved if x not in (a, b)))
+        out.append((m, (a, b, c)))
         if len(out) >= limit:
             break
     return out

@@ -77,6 +77,23 @@ def test_recent_files_menu_lists_opened_files(window, tmp_path):
     assert actions and actions[0].toolTip() == str(path.resolve())
 
 
+def test_save_keeps_the_unknown_keys_of_the_opened_file(window, tmp_path):
+    from hlavolamy.core.fileformat import load_puzzle, save_puzzle
+    from hlavolamy.core.puzzle import Puzzle
+    from hlavolamy.plugins.manager import get_plugin_host
+
+    path = tmp_path / "plain.json"
+    extra = {"x-author": "Jana", "x-notes": {"tags": ["plain"]}}
+    save_puzzle(path, Puzzle("AABB", {"L": [1, 0, 2, 3], "R": [0, 2, 3, 1]}), extra=extra)
+    window.open_file(path)
+    window.play_tab.moves_page.buttons["R"].click()
+    window.document.save(path)
+    saved = load_puzzle(path)
+    assert saved.extra == extra and saved.state.perm.tolist() == [0, 2, 3, 1]
+    window.document.new(get_plugin_host().geometry("cubes"), {"size": 2})
+    assert window.document.extra == {}  # a new document does not inherit the old file's keys
+
+
 def test_excepthook_shows_user_errors_as_dialogs(window, monkeypatch):
     old = sys.excepthook
     try:

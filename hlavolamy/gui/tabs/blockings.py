@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING
 
 from PyQt6.QtCore import Qt
 from PyQt6.QtWidgets import (
-    QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QSplitter, QVBoxLayout, QWidget,
+    QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget,
 )
 
 from hlavolamy.core.state import State
 from hlavolamy.errors import PuzzleError
 from hlavolamy.gui.canvas import StateCanvas
 from hlavolamy.gui.document import copy_puzzle, make_view
+from hlavolamy.gui.tabs import side_by_side
 
 if TYPE_CHECKING:
     from hlavolamy.gui.window import MainWindow
@@ -57,11 +58,7 @@ class BlockingsTab(QWidget):
         left_layout.addWidget(remove)
         left_layout.addWidget(self.selection_label)
         left_layout.addLayout(buttons)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(left)
-        splitter.addWidget(self.canvas)
-        splitter.setStretchFactor(1, 1)
-        QVBoxLayout(self).addWidget(splitter)
+        side_by_side(self, left, self.canvas)
 
     def puzzle_changed(self) -> None:
         document = self.app.document

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QColor
 from PyQt6.QtWidgets import (
     QColorDialog, QHBoxLayout, QInputDialog, QLabel, QListWidget, QListWidgetItem, QPushButton, QRadioButton,
-    QSplitter, QStackedWidget, QVBoxLayout, QWidget,
+    QStackedWidget, QVBoxLayout, QWidget,
 )
 
 from hlavolamy.core.puzzle import Puzzle
@@ -23,6 +22,7 @@ from hlavolamy.gui.canvas import StateCanvas
 from hlavolamy.gui.document import copy_puzzle, make_view
 from hlavolamy.gui.palette import colour_map, spread_colour
 from hlavolamy.gui.play.position import swatch
+from hlavolamy.gui.tabs import side_by_side
 from hlavolamy.gui.tabs.design_panel import DesignPanel, is_colour_tool
 
 if TYPE_CHECKING:
@@ -86,11 +86,7 @@ class ColouringTab(QWidget):
         self.stack.addWidget(self.canvas)
         self.stack.addWidget(self.design)
 
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(left)
-        splitter.addWidget(self.stack)
-        splitter.setStretchFactor(1, 1)
-        QVBoxLayout(self).addWidget(splitter)
+        side_by_side(self, left, self.stack)
 
     # -- document updates ----------------------------------------------------------
     def puzzle_changed(self) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from PyQt6.QtCore import Qt
 from PyQt6.QtWidgets import (
-    QFormLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, QSplitter,
+    QFormLayout, QGroupBox, QHBoxLayout, QInputDialog, QLabel, QLineEdit, QPlainTextEdit, QPushButton, QSpinBox, 
     QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
 )
 
@@ -20,6 +20,7 @@ from hlavolamy.core import perm as P
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import PermutationError, PuzzleError
 from hlavolamy.gui.document import copy_puzzle
+from hlavolamy.gui.tabs import side_by_side
 from hlavolamy.gui.tabs.design_panel import DesignPanel, is_move_tool
 from hlavolamy.plugins.hookspecs import Tool
 
@@ -124,11 +125,7 @@ class MovesTab(QWidget):
 
         self.design = DesignPanel(app, is_move_tool)
         self.design.add_host_tool(PICK, lambda x, y: app.guarded(lambda: self.pick_circle(x, y)))
-        splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(left)
-        splitter.addWidget(self.design)
-        splitter.setStretchFactor(1, 1)
-        QVBoxLayout(self).addWidget(splitter)
+        side_by_side(self, left, self.design)
 
     def puzzle_changed(self) -> None:
         document = self.app.document
