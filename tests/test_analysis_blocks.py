@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from sympy.combinatorics import Permutation, PermutationGroup
 
@@ -98,3 +101,20 @@ def test_puzzles_with_the_same_moves_share_the_analysis() -> None:
     p = cube(3)
     recoloured = Puzzle(["x"] * p.n_cells, p.moves)
     assert pieces(recoloured) is pieces(p)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
+def test_shipped_cube_sizes_have_the_expected_pieces(n: int) -> None:
+    p = cube(n)
+    structure = pieces(p)
+    moves = move_matrix(p)
+    for orbit, blocks in zip(structure.orbits, structure.block_systems):
+        assert is_block_system(moves, blocks, p.n_cells)
+        assert sorted(c for b in blocks for c in b) == list(orbit)
+    shapes = Counter((po.n_pieces, po.piece_size, po.twist_order) for po in structure.piece_orbits)
+    expected = Counter({(8, 3, 3): 1, (24, 2, 1): (n - 2) // 2, (24, 1, 1): ((n - 2) ** 2 - n % 2) // 4})
+    if n % 2:
+        expected[(12, 2, 2)] = 1
+    assert shapes == +expected
+    # the two facelet orbits of every wing are one piece orbit, the second totally dependent on the first
+    assert len(structure.dependent) == (n - 2) // 2

@@ -233,14 +233,16 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
 
 
 def _three_cycles(table: GroupTable, limit: int = 48) -> list[tuple[int, tuple[int, int, int]]]:
-    """Anchor triples ``(a, m[a], c)`` of the first macros: ``a`` moved, ``c`` another moved cell.
+    """Anchor triples ``(a, m[a], c)`` of the macros moving fewest cells: ``a`` moved, ``c`` another moved cell.
 
     Carrying the anchor onto ``(i, j, k)`` makes the conjugate bring the
     content of ``j`` to ``i``; for a 3-cycle ``c = m[m[a]]`` pins the whole
     cycle, for a double transposition ``c`` pins the second pair's place.
     """
     out = []
-    for m, local in enumerate(table.macro_locals):
+    sizes = [int(np.count_nonzero(local != np.arange(local.size))) for local in table.macro_locals]
+    for m in sorted(range(len(sizes)), key=lambda m: (sizes[m], len(table.macro_words[m]))):
+        local = table.macro_locals[m]
         moved = np.flatnonzero(local != np.arange(local.size))
         a = int(moved[0])
         b = int(local[a])
