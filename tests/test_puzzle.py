@@ -108,6 +108,7 @@ def test_turned_part_defaults_to_the_moved_cells():
         ({"aliases": {"L": "L L"}}, PuzzleError, "alias 'L' has the name of a move"),
         ({"aliases": {"x": "L Q"}}, PuzzleError, "alias 'x': unknown move 'Q'"),
         ({"aliases": {"x": "L", "y": "x"}}, PuzzleError, "alias 'y': unknown move 'x'"),
+        ({"aliases": {"x": ["L"]}}, PuzzleError, "alias 'x': an alias is notation text, not list"),
     ],
 )
 def test_bad_definitions_are_refused_with_a_reason(kwargs, error, message):

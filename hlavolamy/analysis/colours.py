@@ -101,53 +101,56 @@ def _match_pieces(puzzle: Puzzle, j: int, po: PieceOrbit, target: np.ndarray,
     return slots_of
 
 
-def _adjustments(po: PieceOrbit, target: np.ndarray, slots_of: dict[tuple[int, ...], list[int]],
-                 n_cells: int, paid: bool) -> list[tuple[np.ndarray, int]]:
-    """Colour-preserving changes (``paid=False``) or single changes with their colour cost.
+def _swap(po: PieceOrbit, q1: int, q2: int, turn: np.ndarray, n_cells: int) -> np.ndarray:
+    """Exchange the pieces at slots ``q1`` and ``q2``, the one arriving at ``q1`` read through ``turn``."""
+    t = np.arange(n_cells)
+    t[po.cells[q1]] = po.cells[q2][turn]
+    t[po.cells[q2]] = po.cells[q1][np.argsort(turn)]
+    return t
 
-    Each is a permutation ``t`` of positions: the new position is ``perm[t]``.
-    Free: swapping two slots that show the same pattern, turning a slot by a
-    symmetry of its pattern. Paid: the cheapest swap of two slots showing
-    different patterns, and single-slot turns.
-    """
+
+def _rotate(po: PieceOrbit, q: int, turn: np.ndarray, n_cells: int) -> np.ndarray:
+    """Turn the piece at slot ``q`` in place."""
+    t = np.arange(n_cells)
+    t[po.cells[q]] = po.cells[q][turn]
+    return t
+
+
+def _free_adjustments(po: PieceOrbit, target: np.ndarray, slots_of: dict[tuple[int, ...], list[int]],
+                      n_cells: int) -> list[np.ndarray]:
+    """Colour-preserving changes: swapping two slots that show the same pattern, turning a slot by a
+    symmetry of its pattern. Each is a permutation ``t`` of positions: the new position is ``perm[t]``."""
     group = np.array(po.orientation_group, dtype=np.int64)
     shown = target[po.cells]
     out = []
+    for slots in slots_of.values():
+        if len(slots) > 1:
+            q1, q2 = slots[:2]
+            turn = group[np.all(shown[q2][group] == shown[q1], axis=1)][0]
+            out.append(_swap(po, q1, q2, turn, n_cells))
+    for q in range(po.n_pieces):
+        for turn in group[1:][np.all(shown[q][group[1:]] == shown[q], axis=1)]:
+            out.append(_rotate(po, q, turn, n_cells))
+    return out
 
-    def swap(q1: int, q2: int, turn: np.ndarray) -> np.ndarray:
-        t = np.arange(n_cells)
-        t[po.cells[q1]] = po.cells[q2][turn]
-        t[po.cells[q2]] = po.cells[q1][np.argsort(turn)]
-        return t
 
-    def rotate(q: int, turn: np.ndarray) -> np.ndarray:
-        t = np.arange(n_cells)
-        t[po.cells[q]] = po.cells[q][turn]
-        return t
+def _paid_adjustments(po: PieceOrbit, target: np.ndarray, slots_of: dict[tuple[int, ...], list[int]],
+                      n_cells: int) -> list[tuple[np.ndarray, int]]:
+    """Single changes that alter shown colours, with how many: the cheapest swap of two slots showing
+    different patterns, and for each turn the cheapest slot to turn."""
+    group = np.array(po.orientation_group, dtype=np.int64)
 
-    def cost(t: np.ndarray) -> int:
-        return int(np.count_nonzero(target[t] != target))
-
-    if not paid:
-        for slots in slots_of.values():
-            if len(slots) > 1:
-                q1, q2 = slots[:2]
-                turn = group[np.all(shown[q2][group] == shown[q1], axis=1)][0]
-                out.append((swap(q1, q2, turn), 0))
-        for q in range(po.n_pieces):
-            for turn in group[1:][np.all(shown[q][group[1:]] == shown[q], axis=1)]:
-                out.append((rotate(q, turn), 0))
-        return out
     def cheapest(candidates: list[np.ndarray]) -> tuple[np.ndarray, int]:
-        costs = [cost(t) for t in candidates]
+        costs = [int(np.count_nonzero(target[t] != target)) for t in candidates]
         k = int(np.argmin(costs))
         return candidates[k], costs[k]
 
+    out = []
     firsts = [slots[0] for slots in slots_of.values()][:32]
     if len(firsts) > 1:
-        out.append(cheapest([swap(a, b, group[0]) for i, a in enumerate(firsts) for b in firsts[i + 1:]]))
+        out.append(cheapest([_swap(po, a, b, group[0], n_cells) for i, a in enumerate(firsts) for b in firsts[i + 1:]]))
     for turn in group[1:]:
-        out.append(cheapest([rotate(q, turn) for q in range(po.n_pieces)]))
+        out.append(cheapest([_rotate(po, q, turn, n_cells) for q in range(po.n_pieces)]))
     return [(t, c) for t, c in out if c > 0]
 
 
@@ -308,9 +311,9 @@ def _structural_assignment(puzzle: Puzzle, target: np.ndarray, wildcards: int) -
             free += [(h, j) for h in _enumerate_piece_orbit(puzzle, structure, j, target, perm)]
             continue
         classes = _match_pieces(puzzle, j, po, target, perm)
-        free += [(t, j) for t, _ in _adjustments(po, target, classes, puzzle.n_cells, paid=False)]
+        free += [(t, j) for t in _free_adjustments(po, target, classes, puzzle.n_cells)]
         if wildcards > 0:
-            paid += [(t, c) for t, c in _adjustments(po, target, classes, puzzle.n_cells, paid=True) if c <= wildcards]
+            paid += [(t, c) for t, c in _paid_adjustments(po, target, classes, puzzle.n_cells) if c <= wildcards]
     inv = invariants(puzzle)
     x = vectors(structure, inv.components, perm)[0]
     if inv.span.contains(x):

@@ -89,6 +89,9 @@ class Puzzle:
             _check_move_name(alias, "aliases")
             if alias in self.moves:
                 raise PuzzleError(f"alias {alias!r} has the name of a move", ("aliases", alias))
+            if not isinstance(text, str):
+                detail = f"an alias is notation text, not {type(text).__name__}"
+                raise PuzzleError(f"alias {alias!r}: {detail}", ("aliases", alias), detail)
             self.aliases[alias] = text
         for alias, text in self.aliases.items():
             try:
