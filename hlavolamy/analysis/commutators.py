@@ -302,12 +302,14 @@ class _Pool:
 
         Commutators rarely twist pieces in place directly; conjugating each
         piece 3-cycle by short set-ups and pairing conjugates with equal
-        piece movement yields them for every piece orbit that has 3-cycles.
+        piece movement yields them for every piece orbit that has 3-cycles,
+        twisting as few pieces as the 3-cycles allow (often two: the twists a
+        commutator search finds may turn four).
         ``have`` holds the (kind, group) pairs already found; True if any twist was added.
         """
         added = False
         for g, po in enumerate(self.structure.piece_orbits):
-            if po.piece_size == 1 or ("twist", g) in have or ("piece 3-cycle", g) not in have:
+            if po.piece_size == 1 or ("piece 3-cycle", g) not in have:
                 continue
             cycles = [w for w in sorted(self.best.values(), key=lambda w: w.length)
                       if self._groups_of(w) == (g,) and _kind(po, w.perm) == "piece 3-cycle"][:_KEEP_PER_KIND]
