@@ -75,3 +75,13 @@ def test_bench_analysis_on_a_small_folder(capsys: pytest.CaptureFixture[str], tm
     assert main(["bench", "analysis", "--puzzles", str(tmp_path), "--size", "3", "--no-three-cycles"]) == 0
     out = capsys.readouterr().out
     assert "rubik2" in out and "cube3 (plugin)" in out and "43252003274489856000 (exact)" in out
+
+
+def test_info_on_a_blocking_puzzle_adds_the_blocking_analysis(capsys):
+    from tests.conftest import PUZZLES
+
+    assert main(["info", str(PUZZLES / "rashkey-fused.json"), "--no-three-cycles", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    blocking = data["blocking"]
+    assert blocking["fused_sets"] == [[10, 11]]
+    assert "B" not in blocking["legal_at_solved"] and "A" in blocking["legal_at_solved"]

@@ -57,7 +57,7 @@ def test_several_macros_per_orbit_shortest_first(rubik3):
     assert any(len(v) > 1 for v in per_orbit.values())
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_groups_macros_move_exactly_their_cells(data):
     n = data.draw(st.integers(3, 9))

@@ -54,7 +54,7 @@ def test_random_small_groups_solve_exactly(data):
     assert sol.length == puzzle.length(sol.moves)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_groups_commutators_strategy(data):
     puzzle = random_puzzle(data, (9, 11))

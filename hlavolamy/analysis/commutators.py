@@ -42,6 +42,8 @@ _LOCAL_SECONDS = 10.0
 """Time for the local search of one group of orbits that the global search left without 3-cycles."""
 _PAIR_CELLS = 12_000_000
 """Work per commutator stage: pairs tried x cells."""
+_MAX_PAIRS = 150_000
+"""Most pairs per stage however small the puzzle (pairs cost Python time too)."""
 """Most commutator cells (pairs x cells) computed in one numpy batch."""
 
 
@@ -253,12 +255,15 @@ class _Pool:
         words = short_words(self.puzzle, 3, limit=max(50, min(800, 20_000_000 // self.puzzle.n_cells)), moves=names,
                             deadline=deadline, cancel=cancel)
         small = self.add_dense(words, deadline, cancel)
-        small += self.add_commutators(words, words, deadline, cancel, max_overlap=piece_size)
+        small += self.add_commutators(words, words, deadline, cancel, max_overlap=piece_size,
+                                      pair_cells=5 * _PAIR_CELLS)
         small.sort(key=lambda w: w.length)
-        self.add_commutators(small[:200], words[:300], deadline, cancel, max_overlap=piece_size)
+        self.add_commutators(small[:200], words[:300], deadline, cancel, max_overlap=piece_size,
+                             pair_cells=5 * _PAIR_CELLS)
 
     def add_commutators(self, left: Sequence[Word], right: Sequence[Word], deadline: float,
-                        cancel: CancelToken | None, max_overlap: int | None = None) -> list[Word]:
+                        cancel: CancelToken | None, max_overlap: int | None = None,
+                        pair_cells: int = _PAIR_CELLS) -> list[Word]:
         """Commutators ``[a, b]`` of pairs whose supports meet in at most two pieces; the new small ones.
 
         The cheapest :data:`_PAIR_CELLS` / n pairs are tried (a fixed amount
@@ -277,7 +282,8 @@ class _Pool:
         cost = np.array([w.length for w in left])[ia] + np.array([w.length for w in right])[ib]
         order = np.lexsort((overlap[ia, ib], cost))
         n = self.puzzle.n_cells
-        ia, ib = ia[order][:_PAIR_CELLS // n], ib[order][:_PAIR_CELLS // n]
+        cap = min(_MAX_PAIRS, pair_cells // n)
+        ia, ib = ia[order][:cap], ib[order][:cap]
         batch = max(1, _BATCH_CELLS // n)
         found = []
         for start in range(0, ia.size, batch):
@@ -336,15 +342,15 @@ class _Pool:
         return (int(first),) if np.all(groups == first) else tuple(np.unique(groups).tolist())
 
     def kept(self) -> list[Macro]:
-        """Classified macros: per (groups, kind) the shortest few, shortest first overall.
+        """Classified macros: per (groups, kind, support size) the shortest few, shortest first overall.
 
         """
-        count: dict[tuple[tuple[int, ...], str], int] = {}
+        count: dict[tuple[tuple[int, ...], str, int], int] = {}
         out = []
         for w in sorted(self.best.values(), key=lambda w: w.length):
             groups = self._groups_of(w)
             m = self._classify(w)
-            k = (groups, m.kind)
+            k = (groups, m.kind, len(m.cells))
             if count.get(k, 0) < _KEEP_PER_KIND:
                 count[k] = count.get(k, 0) + 1
                 out.append(m)

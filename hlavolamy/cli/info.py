@@ -1,4 +1,9 @@
-"""``hlavolamy info PUZZLE [--json]``: cells, moves and the structure analysis."""
+"""``hlavolamy info PUZZLE [--json]``: cells, moves and the structure analysis.
+
+On a puzzle with blockings the group analysis describes the puzzle with the
+blockings lifted, and the blocking analysis (shapes, legal moves, the exact
+count of reachable positions) follows it (``"blocking"`` in the JSON).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import json
 import sys
 
 from hlavolamy.analysis import analyse
+from hlavolamy.analysis.blocking import analyse_blocking
 from hlavolamy.cli.common import add_puzzle_argument, load_puzzle_arg
 from hlavolamy.core.progress import report
 
@@ -36,10 +42,18 @@ def run(args: argparse.Namespace) -> int:
     if args.progress:
         report(_progress, 1.0, "")
         print(file=sys.stderr)
+    blocking = analyse_blocking(puzzle) if puzzle.blockings else None
     if args.json:
-        print(json.dumps(analysis.to_json()))
+        data = analysis.to_json()
+        if blocking is not None:
+            data["blocking"] = blocking.to_json()
+        print(json.dumps(data))
     else:
         if puzzle.description:
             print(puzzle.description)
+        if blocking is not None:
+            print("With the blockings lifted:")
         print(analysis.report())
+        if blocking is not None:
+            print(blocking.report())
     return 0

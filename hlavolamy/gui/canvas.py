@@ -180,6 +180,17 @@ class DesignCanvas(_Canvas):
     def set_tool(self, tool: str, label: str) -> None:
         self.tool, self.tool_label = tool, label
 
+    def run_instant(self, tool: str, label: str) -> None:
+        """An instant tool (:attr:`Tool.instant`): press and release at once, one undo step if it changed the design."""
+        designer = self.designer
+        if designer is None:
+            return
+        changed = self._call(lambda: designer.press(tool, 0.0, 0.0))
+        changed = self._call(lambda: designer.release(tool, 0.0, 0.0)) or changed
+        self.update()
+        if changed:
+            self.edited.emit(label)
+
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = self.begin()
         try:

@@ -17,6 +17,7 @@ from hlavolamy.gui.dialogs import NewPuzzleDialog
 from hlavolamy.gui.document import Document
 from hlavolamy.gui.errors import show_error
 from hlavolamy.gui.interchange import build_menus
+from hlavolamy.gui.play.moves import blocked_reason
 from hlavolamy.gui.play.tab import PlayTab
 from hlavolamy.gui.tabs.blockings import BlockingsTab
 from hlavolamy.gui.tabs.colouring import ColouringTab
@@ -64,6 +65,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.document.puzzle_changed.connect(self._puzzle_changed)
         self.document.state_changed.connect(self.play_tab.state_changed)
+        self.document.state_changed.connect(self._update_move_actions)
         self.document.state_changed.connect(self.blockings_tab.refresh)
         self.document.state_changed.connect(self.colouring_tab.refresh)
         self.document.design_changed.connect(self.fields_tab.design_changed)
@@ -157,6 +159,7 @@ class MainWindow(QMainWindow):
             key = name.upper()
             for power, sequence, text in ((1, key, name), (-1, f"Shift+{key}", f"{name}'")):
                 action = QAction(text, self)
+                action.setData(name)
                 action.setShortcut(QKeySequence(sequence))
                 action.triggered.connect(lambda _c=False, m=name, p=power: self.play([Turn(m, p)]))
                 self.moves_menu.addAction(action)
@@ -179,9 +182,16 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{self.document.title()}[*] — Hlavolamy")
 
     def _tab_changed(self) -> None:
+        self._update_move_actions()
+
+    def _update_move_actions(self) -> None:
+        """Move keys work on the Play tab only, and not for a move a blocking forbids (its tip says why)."""
         on_play = self.tabs.currentWidget() is self.play_tab
+        state = self.document.state
         for action in self.move_actions:
-            action.setEnabled(on_play)
+            reason = blocked_reason(state, action.data()) if state is not None else None
+            action.setEnabled(on_play and reason is None)
+            action.setToolTip(reason or f"Play {action.text()}")
 
     def _task_idle(self) -> None:
         self.statusBar().clearMessage()

@@ -25,6 +25,8 @@ Job = Callable[[ProgressCallback, CancelToken], Any]
 
 log = logging.getLogger(__name__)
 
+PROGRESS_STEPS = 1000
+
 
 class Task(QThread):
     """One background job; emits ``succeeded``, ``failed`` or ``cancelled`` exactly once."""
@@ -80,7 +82,7 @@ class TaskBar(QWidget):
         self.task: Task | None = None
         self.label = QLabel()
         self.bar = QProgressBar()
-        self.bar.setRange(0, 1000)
+        self.bar.setRange(0, PROGRESS_STEPS)
         self.bar.setTextVisible(False)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Stop the running job (Esc)")
@@ -111,7 +113,7 @@ class TaskBar(QWidget):
         task.finished.connect(lambda: self._finished(task))
         self.task = task
         self.label.setText(f"{name}…")
-        self.bar.setValue(0)
+        self.bar.setRange(0, 0)  # busy indicator until the job reports a fraction: an empty bar looks stuck
         self.cancel_button.setEnabled(True)
         self.setVisible(True)
         task.start()
@@ -124,7 +126,9 @@ class TaskBar(QWidget):
             self.label.setText(f"Cancelling {self.task.name.lower()}…")
 
     def _progress(self, fraction: float, message: str) -> None:
-        self.bar.setValue(int(fraction * 1000))
+        if fraction > 0:
+            self.bar.setRange(0, PROGRESS_STEPS)
+            self.bar.setValue(int(fraction * PROGRESS_STEPS))
         if message and self.task is not None:
             self.label.setText(f"{self.task.name}: {message}")
 

@@ -114,6 +114,9 @@ class Tool:
     id: str
     label: str
     tooltip: str = ""
+    instant: bool = False
+    """Acts on the whole design (no point): the host runs it when its button is pressed,
+    as ``press(id, 0, 0)`` then ``release(id, 0, 0)``, instead of waiting for a click on the drawing."""
 
 
 class Designer(ABC):

@@ -234,7 +234,7 @@ TOOLS = (
         "Drag out from a turning circle's centre to cut a hole: the turn then carries only the ring; drag back to remove it",
     ),
     Tool("steps", "Turn angle", "Click a turning circle: the next turn angle (180°, 120°, 90°, ...); Shift-click: automatic"),
-    Tool("complete", "Complete cuts", "Add the cut circles every turning circle needs to turn by its angle"),
+    Tool("complete", "Complete cuts", "Add the cut circles every turning circle needs to turn by its angle", instant=True),
     Tool("paint", "Paint region", "Click a region to give it the current colour: it becomes a cell"),
     Tool("erase", "Erase colour", "Click a region to take its colour away: it is no longer a cell"),
 )

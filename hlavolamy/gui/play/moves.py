@@ -30,6 +30,19 @@ def cycle_summary(perm: P.Perm) -> str:
     return ", ".join(f"{length}-cycle{'s' if count > 1 else ''} ×{count}" for length, count in P.cycle_type(perm).items())
 
 
+def blocked_reason(state: State, move: str) -> str | None:
+    """Why a blocking forbids ``move`` in this position (the fused cells it would tear), or None if legal."""
+    torn = fused_sets_torn(state.puzzle, state.perm, move)
+    if not torn:
+        return None
+    return f"{move} is blocked: it would tear fused cells {', '.join(str(sorted(b)) for b in torn)}"
+
+
+def count(n: int, noun: str) -> str:
+    """``1 turn``, ``2 turns``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 class MoveButton(QToolButton):
     """Plays its move on click; Shift-click or right-click plays the inverse."""
 
@@ -140,14 +153,13 @@ class MovesPage(QWidget):
         puzzle = state.puzzle
         self.history.addItems([f"{k + 1}. {puzzle.format([t])}" for k, t in enumerate(history)])
         self.history.scrollToBottom()
-        counts = f"{len(history)} turns, {puzzle.length(history)} moves" if history else "no moves yet"
+        counts = f"{count(len(history), 'turn')}, {count(puzzle.length(history), 'move')}" if history else "no moves yet"
         self.history_label.setText(counts + (" — solved" if state.is_solved() else ""))
         self.history_label.setToolTip("Moves count single generator steps: R2 is two moves")
         for move, button in self.buttons.items():
-            torn = fused_sets_torn(puzzle, state.perm, move)
-            button.setEnabled(not torn)
-            button.setToolTip(button.base_tooltip if not torn else
-                              f"{move} is blocked: it would tear fused cells {', '.join(str(sorted(b)) for b in torn)}")
+            reason = blocked_reason(state, move)
+            button.setEnabled(reason is None)
+            button.setToolTip(reason or button.base_tooltip)
 
     # -- actions -------------------------------------------------------------
     def execute(self) -> None:

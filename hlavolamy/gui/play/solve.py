@@ -236,8 +236,6 @@ class SolvePage(QWidget):
                 self.stop_animation()
                 self.solution_info.setText("The position left this solution's path: undo back onto it, "
                                            "or solve again.")
-            else:
-                self.solution_info.setText(self.summary)
         self._update_steps()
 
     def _mode_changed(self) -> None:
@@ -261,6 +259,7 @@ class SolvePage(QWidget):
             rest = puzzle.format(p.turns[p.index:])
             self.solution_text.setPlainText(f"{done}  ▌  {rest}".strip() if p.index else rest)
             self.solution_text.setToolTip(f"Step {p.index} of {len(p.turns)}")
+            self.solution_info.setText(f"Step {p.index} of {len(p.turns)} · {self.summary}")
 
     # -- scramble --------------------------------------------------------------
     def scramble(self) -> None:

@@ -78,17 +78,21 @@ class DesignPanel(QWidget):
         self.canvas.set_designer(designer)
         if designer is None:
             return
-        for tool in [t for t in designer.tools if self.wanted(t)] + [t for t, _ in self._host_tools]:
+        # host tools first: the Moves tab then starts on "Pick circle", which only selects
+        for tool in [t for t, _ in self._host_tools] + [t for t in designer.tools if self.wanted(t)]:
             action = QAction(tool.label, self)
-            action.setCheckable(True)
             action.setToolTip(tool.tooltip or tool.label)
             action.setStatusTip(tool.tooltip)
-            action.triggered.connect(lambda _c=False, t=tool: self.canvas.set_tool(t.id, t.label))
-            self.group.addAction(action)
+            if tool.instant:  # a command, not a mode: it runs on the button and leaves the current tool selected
+                action.triggered.connect(lambda _c=False, t=tool: self.canvas.run_instant(t.id, t.label))
+            else:
+                action.setCheckable(True)
+                action.triggered.connect(lambda _c=False, t=tool: self.canvas.set_tool(t.id, t.label))
+                self.group.addAction(action)
             self.toolbar.addAction(action)
             self.tool_actions[tool.id] = action
-        if self.tool_actions:
-            first = next(iter(self.tool_actions.values()))
+        first = next((a for a in self.tool_actions.values() if a.isCheckable()), None)
+        if first is not None:
             first.trigger()
 
     def select_tool(self, tool_id: str) -> None:
