@@ -98,7 +98,9 @@ class StateCanvas(_Canvas):
         self.update()
 
     def options(self) -> DrawOptions:
-        return DrawOptions(show_numbers=self.show_numbers, highlight=self.highlight, hover=self._hover,
+        """In cell mode a click picks a cell, not a move: no hover highlight of the circle a click would turn."""
+        hover = None if self.cell_mode else self._hover
+        return DrawOptions(show_numbers=self.show_numbers, highlight=self.highlight, hover=hover,
                            colours=self._colours, dark=is_dark(self))
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -162,6 +164,8 @@ class DesignCanvas(_Canvas):
     """A tool refused the gesture (PuzzleError message: e.g. a turn angle is missing)."""
     host_clicked = pyqtSignal(str, float, float)
     """A click with a host tool (id in :attr:`host_tools`): the host handles it, not the designer."""
+    hint = pyqtSignal(str)
+    """What the gesture under way shapes (a designer's optional ``gesture_text()``: a circle's centre and radius)."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -222,7 +226,13 @@ class DesignCanvas(_Canvas):
         self._press = pos
         mods = modifier_names(event)
         self._changed = self._call(lambda: designer.press(self.tool, pos.x(), pos.y(), mods))
+        self._hint()
         self.update()
+
+    def _hint(self) -> None:
+        text = getattr(self.designer, "gesture_text", lambda: "")()
+        if text:
+            self.hint.emit(text)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position()
@@ -230,6 +240,7 @@ class DesignCanvas(_Canvas):
         designer = self.designer
         if designer is not None and self._press is not None:
             self._changed = self._call(lambda: designer.drag(self.tool, pos.x(), pos.y())) or self._changed
+            self._hint()
         self.update()
 
     def leaveEvent(self, event: object) -> None:

@@ -22,7 +22,7 @@ from hlavolamy.core.fileformat import PuzzleFile, load_puzzle, save_puzzle
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import HlavolamyError, PuzzleError
+from hlavolamy.errors import FileFormatError, HlavolamyError, PuzzleError
 from hlavolamy.plugins.hookspecs import Designer, Geometry, View
 
 
@@ -167,8 +167,15 @@ class Document(QObject):
         self.file_changed.emit()
 
     def open(self, path: str | Path) -> None:
-        """Load a puzzle file; its plugin (when installed) supplies the view and the designer."""
-        self.load(load_puzzle(path), path=Path(path))
+        """Load a puzzle file; its plugin (when installed) supplies the view and the designer.
+
+        A plugin that refuses the file's geometry data is a fault of the file: the message names it.
+        """
+        loaded = load_puzzle(path)
+        try:
+            self.load(loaded, path=Path(path))
+        except PuzzleError as exc:
+            raise FileFormatError(str(exc), str(path), "/plugin/data") from exc
 
     def load(self, loaded: PuzzleFile, path: Path | None) -> None:
         """A loaded or imported puzzle file as the new document (``path`` None: untitled)."""

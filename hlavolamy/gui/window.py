@@ -315,6 +315,13 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, "Save puzzle", start, FILE_FILTER)
         if not path:
             return False
+        if not Path(path).suffix:  # "mine" becomes mine.json, or Open's *.json filter would hide it
+            path = str(Path(path).with_suffix(".json"))
+            if Path(path).exists() and QMessageBox.question(
+                self, "Replace file", f"{path} already exists. Replace it?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            ) != QMessageBox.StandardButton.Yes:
+                return False
         self.document.save(path)
         self._remember(Path(path))
         self.status(f"Saved {path}")

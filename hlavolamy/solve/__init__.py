@@ -77,7 +77,7 @@ def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy
 
     used = run(problem, strategy, mode, group, progress=progress, cancel=token)
     moves = simplify(puzzle, problem.turns)
-    if not problem.replays_to_goal(moves) or (mode == "orbit-keep" and not _others_kept(problem, moves, group)):
+    if not problem.replays_to_goal(moves) or (mode == "orbit-keep" and not _others_kept(problem, moves)):
         raise HlavolamyError(f"internal error: the {used} solution failed verification by replay; please report it")
     if puzzle.blockings:
         _require_legal(problem, moves)
@@ -101,7 +101,8 @@ def _mode_group(puzzle: Puzzle, problem: Problem, mode: str, orbit: int | None) 
     return g
 
 
-def _others_kept(problem: Problem, moves: Sequence[Turn], group: int | None) -> bool:
+def _others_kept(problem: Problem, moves: Sequence[Turn]) -> bool:
+    """Mode "orbit-keep": every cell outside the orbit's group ends where it started."""
     end = problem.start[problem.puzzle.perm_of(moves)]
     return bool(np.array_equal(end[~problem.care], problem.start[~problem.care]))
 

@@ -144,10 +144,10 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
     At a dead end (no conjugate in the table gains: its set-ups do not reach
     the cells left wrong) a 3-cycle is aimed at them by a searched set-up
     (:func:`_targeted`); failing that, a pair of conjugates is searched for that gains
-    together (:func:`_rescue`); up to ``rescues`` times (default: once per cell).
+    together (:func:`_rescue`); up to ``rescues`` times (default: eight per cell).
     """
     cells = table.cells
-    rescues = 2 * cells.size if rescues is None else rescues
+    rescues = 8 * cells.size if rescues is None else rescues
     rng = np.random.default_rng(0)
     goal = np.append(problem.goal[cells], -1)
     care = np.ones(cells.size + 1, dtype=bool) if problem.care is None else np.append(problem.care[cells], True)
@@ -203,7 +203,10 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
     order = np.concatenate([wrong, np.flatnonzero(~((cur != want) & counts))])
     options = []
     for i in wrong[:tries]:
-        for j in np.flatnonzero(cur == want[i])[:tries]:
+        holders = np.flatnonzero(cur == want[i])
+        holders = np.concatenate([holders[(cur[holders] != want[holders]) & counts[holders]],
+                                  holders[(cur[holders] == want[holders]) | ~counts[holders]]])
+        for j in holders[:tries]:
             if j == i:
                 continue
             for m, (a, b, c) in _three_cycles(table, 48 if n ** 3 <= 1_000_000 else 3):

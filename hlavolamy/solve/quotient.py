@@ -67,7 +67,7 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     local = [index[puzzle.turn_perm(g)[frozen]] for g in gens]
     if any(np.any(lp < 0) for lp in local):
         raise ValueError("frozen cells are not a union of orbits")
-    keep = _components_inside(puzzle, care) if use_vector else np.zeros(0, dtype=bool)
+    keep = components_inside(puzzle, care) if use_vector else np.zeros(0, dtype=bool)
     mod = _moduli(puzzle)[keep] if use_vector else np.zeros(0, dtype=np.int64)
     gvec = _turn_vectors(puzzle, gens)[:, keep] if use_vector else np.zeros((len(gens), 0), dtype=np.int64)
     start_vec = invariant_vector(puzzle, problem.labels)[keep] if use_vector else np.zeros(0, dtype=np.int64)
@@ -105,7 +105,7 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     raise ValueError("no sequence of moves fixes the frozen cells and parities together")
 
 
-def _components_inside(puzzle: Puzzle, care: np.ndarray | None) -> np.ndarray:
+def components_inside(puzzle: Puzzle, care: np.ndarray | None) -> np.ndarray:
     """Which invariant components belong to orbits lying inside the cells ``care`` (all if None)."""
     comps = invariants(puzzle).components
     if care is None:

@@ -109,12 +109,29 @@ def _colours_to_exact(problem: Problem) -> None:
     problem.exact = True
 
 
+def _broken_invariants(problem: Problem, cells: np.ndarray) -> list[str]:
+    """Names of the invariants of the orbits in ``cells`` that the position has off their solved value."""
+    from hlavolamy.analysis.invariants import invariants
+    from hlavolamy.solve.quotient import components_inside, invariant_vector
+
+    puzzle = problem.puzzle
+    comps = invariants(puzzle).components
+    vec = invariant_vector(puzzle, problem.labels)
+    inside = components_inside(puzzle, cells)
+    return [f"{c.name} is {int(v)}" for c, v, ok in zip(comps, vec, inside) if ok and v]
+
+
 def _orbit(problem: Problem, group: int, progress: ProgressCallback | None, cancel: CancelToken, *, keep: bool) -> None:
     """Solve one group: with moves and macros that leave the rest alone (keep), or with any moves first."""
     puzzle = problem.puzzle
     p = plan(puzzle, cancel=cancel)
     cells = p.groups[group]
     how = "without disturbing the other orbits" if keep else "with its macros"
+    if keep and problem.exact:
+        odd = _broken_invariants(problem, cells)
+        if odd:
+            raise UnreachableError(f"this orbit cannot be solved {how}: {', '.join(odd)} "
+                                   "(macros that move only this orbit cannot change that)")
     if p.tables[group] is None or not keep:
         inside = np.zeros(puzzle.n_cells, dtype=bool)
         inside[cells] = True

@@ -244,8 +244,9 @@ class CirclesDesigner(Designer):
     """Edits a circle design with the tools in :data:`TOOLS`.
 
     Besides the Designer contract the host may call :meth:`set_current_colour`
-    (the colour the paint tool uses), :meth:`circle_at`, :meth:`rename_move`
-    and :meth:`set_steps` (the Moves tab's name and angle fields).
+    (the colour the paint tool uses), :meth:`circle_at`, :meth:`move_name`,
+    :meth:`rename_move` and :meth:`set_steps` (the Moves tab's name and angle
+    fields), and :meth:`gesture_text` (what a drag shapes, for the status bar).
     """
 
     tools = TOOLS
@@ -253,6 +254,7 @@ class CirclesDesigner(Designer):
     def __init__(self, design: Design, name: str = ""):
         self.name = name
         self.current_colour: str | None = None
+        self._screen_colours: dict[str, str] = {}
         self._set(design)
         self.frame = Frame(self.box, QRectF(0, 0, 400, 400))
         self._active: str | None = None
@@ -291,7 +293,17 @@ class CirclesDesigner(Designer):
         self._active = None
 
     def build(self) -> Puzzle:
-        return self.design.puzzle(name=self.name or "Circle puzzle")
+        """The puzzle; a jam is told briefly (the drawing outlines the clashing regions, ids mean nothing there)."""
+        try:
+            return self.design.puzzle(name=self.name or "Circle puzzle")
+        except JamError as exc:
+            head = str(exc).partition(": ")[0]  # "move A (circle c1) jams at 90 degrees"
+            n = len(exc.clashes)
+            raise JamError(
+                f"{head}: {n} coloured region{'s' if n != 1 else ''} would not land on a cell (outlined in red). "
+                "Colour every region the turn carries, add the missing cuts (Complete cuts) or change the angle.",
+                exc.circle, exc.clashes,
+            ) from exc
 
     def _edit(self, circles: list[DesignCircle]) -> None:
         """Replace the circles, carrying colours over to the regions the edit reshaped.
@@ -306,10 +318,18 @@ class CirclesDesigner(Designer):
 
     # -- host extras -----------------------------------------------------------
     def set_current_colour(self, label: str, colour: str | None = None) -> None:
-        """The colour label the paint tool gives; ``colour`` (#rrggbb) also enters the design's palette."""
+        """The colour label the paint tool gives, and its screen colour (#rrggbb).
+
+        Choosing a colour is no edit of the design (undo would not see it): a new
+        label enters the design's palette with the first region painted in it; only
+        a label already in the palette takes a changed colour at once (Edit colour).
+        """
         self.current_colour = label
-        if colour is not None:
-            self.design.palette[label] = QColor(colour).name()
+        if colour is None:
+            return
+        self._screen_colours[label] = QColor(colour).name()
+        if label in self.design.palette:
+            self.design.palette[label] = self._screen_colours[label]
 
     def circle_at(self, x: float, y: float) -> str | None:
         """Id of the circle a press at the widget point would pick (rim first, then the smallest around it)."""
@@ -321,6 +341,19 @@ class CirclesDesigner(Designer):
             return min(near, key=lambda item: item[0])[1].id
         inside = circle_under(self.design, px, py, (TURN, CUT))
         return None if inside is None else inside.id
+
+    def move_name(self, circle_id: str) -> str | None:
+        """The move a turning circle gives (its own name or its automatic letter); None for a cut circle."""
+        return self.design.move_names().get(circle_id)
+
+    def gesture_text(self) -> str:
+        """The circle the current gesture shapes, in design units (the host shows it while the mouse drags)."""
+        if self._active is None:
+            return ""
+        c = self.design.circle(self._active)
+        name = self.move_name(c.id)
+        hole = f", hole {c.inner:g}" if c.inner is not None else ""
+        return f"{name or c.id}: centre ({c.x:g}, {c.y:g}), radius {c.r:g}{hole}"
 
     def rename_move(self, circle_id: str, name: str | None) -> None:
         """Give a turning circle's move a name (None: the automatic letter); PuzzleError for a bad or taken name."""
@@ -518,12 +551,17 @@ class CirclesDesigner(Designer):
         if region is None:
             return False
         colours = dict(self.design.colours)
+        palette = dict(self.design.palette)
         if paint:
             label = self.current_colour or next(iter(self.design.palette), "red")
             if colours.get(region.id) == label:
                 return False
             colours[region.id] = label
+            if label not in palette and label in self._screen_colours:
+                palette[label] = self._screen_colours[label]
         elif colours.pop(region.id, None) is None:
             return False
-        self._set(Design(list(self.design.circles), colours, dict(self.design.palette), self.design.grid))
+        box = self.box  # colours do not move the geometry: keep the frame, so the next click lands where aimed
+        self._set(Design(list(self.design.circles), colours, palette, self.design.grid))
+        self.box = box
         return True

@@ -41,6 +41,8 @@ _FACE_FRAMES = {
 
 STICKER = 0.88
 """Drawn fraction of a facelet; the rest shows the cube's dark body."""
+BRIDGE = 0.8
+"""Width of the band joining fused facelets, as a fraction of a facelet (under STICKER: it stays inside on skewed 3D faces)."""
 HIGHLIGHT = "#ff00aa"
 HOVER = "#00c8ff"
 BODY = "#1a1a1a"
@@ -147,10 +149,46 @@ class CubeView(View):
                    for c in self.puzzle.colour_labels]
         shown = state.colour_ids()
         hover_face = self._face_at(*options.hover) if options.hover else None
+        bridges = self._bridges(state)
         for quads, cells in ((self._net, np.arange(len(self._net))), (self._solid, self._solid_cells)):
             if len(quads):
                 self._paint_part(painter, quads, cells, shown, palette, options)
+                self._paint_bridges(painter, quads, cells, bridges, shown, palette)
                 self._paint_hover_face(painter, quads, cells, hover_face)
+
+    def _bridges(self, state: State) -> np.ndarray:
+        """``(k, 2)`` positions of fused facelets side by side on one face (a bandaged cube's visible glue)."""
+        if not self.puzzle.blockings:
+            return np.zeros((0, 2), dtype=int)
+        n = self.size
+        position_of = np.argsort(state.perm)  # original cell -> where it is now
+        pairs = []
+        for fused in self.puzzle.blockings:
+            where = position_of[sorted(fused)]
+            face, row, col = where // (n * n), where % (n * n) // n, where % n
+            apart = np.abs(row[:, None] - row[None, :]) + np.abs(col[:, None] - col[None, :])
+            i, j = np.nonzero((face[:, None] == face[None, :]) & (apart == 1))
+            pairs += [(where[a], where[b]) for a, b in zip(i.tolist(), j.tolist()) if a < b]
+        return np.array(pairs, dtype=int).reshape(-1, 2)
+
+    @staticmethod
+    def _paint_bridges(painter: QPainter, quads: np.ndarray, cells: np.ndarray, bridges: np.ndarray,
+                       shown: np.ndarray, palette: list[QColor]) -> None:
+        """Fill the gap between fused facelets with their colour, so a bandaged block reads as one piece."""
+        if not len(bridges):
+            return
+        index = {int(c): k for k, c in enumerate(cells)}
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        for a, b in bridges.tolist():
+            if a not in index or b not in index:  # a face the 3D picture does not show
+                continue
+            qa, qb = quads[index[a]], quads[index[b]]
+            ca, cb = qa.mean(axis=0), qb.mean(axis=0)
+            width = BRIDGE * math.sqrt(min(_areas(qa[None])[0], _areas(qb[None])[0]))
+            pen = QPen(palette[shown[a]], width)
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+            painter.setPen(pen)
+            painter.drawLine(QPointF(*ca), QPointF(*cb))
 
     def _paint_part(self, painter: QPainter, quads: np.ndarray, cells: np.ndarray, shown: np.ndarray,
                     palette: list[QColor], options: DrawOptions) -> None:

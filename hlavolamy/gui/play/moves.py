@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 BUTTON_COLUMNS = 6
 MAX_BUTTON_ROWS = 6
 """More rows than this scroll (a 33x33x33 cube has 99 moves)."""
+MAX_HISTORY_ROWS = 500
+"""The history list shows the last turns only; the label still counts them all."""
 
 
 def cycle_summary(perm: P.Perm) -> str:
@@ -151,7 +153,10 @@ class MovesPage(QWidget):
             self.history_label.setText("")
             return
         puzzle = state.puzzle
-        self.history.addItems([f"{k + 1}. {puzzle.format([t])}" for k, t in enumerate(history)])
+        first = max(0, len(history) - MAX_HISTORY_ROWS)  # a list of 100 000 rows would freeze the window
+        if first:
+            self.history.addItem(f"… {first} earlier turns")
+        self.history.addItems([f"{k + 1}. {puzzle.format([t])}" for k, t in enumerate(history[first:], first)])
         self.history.scrollToBottom()
         counts = f"{count(len(history), 'turn')}, {count(puzzle.length(history), 'move')}" if history else "no moves yet"
         self.history_label.setText(counts + (" — solved" if state.is_solved() else ""))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from PyQt6.QtGui import QColor, QIcon, QPixmap
+from PyQt6.QtGui import QColor, QIcon, QPainter, QPixmap
 from PyQt6.QtWidgets import (
     QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QLabel, QMessageBox, QPlainTextEdit, QPushButton, QVBoxLayout,
     QWidget,
@@ -27,8 +27,13 @@ if TYPE_CHECKING:
 
 
 def swatch(colour: str, size: int = 14) -> QIcon:
+    """A colour square with a grey rim, so white shows on a white list and black on a dark one."""
     pixmap = QPixmap(size, size)
     pixmap.fill(QColor(colour))
+    painter = QPainter(pixmap)
+    painter.setPen(QColor(128, 128, 128))
+    painter.drawRect(0, 0, size - 1, size - 1)
+    painter.end()
     return QIcon(pixmap)
 
 

@@ -27,6 +27,10 @@ MODES = (
 )
 STEP_INTERVAL_MS = 300
 RANDOM_WALK = 1000
+SYNC_SCRAMBLE_MOVES = 2000
+"""Scrambles up to this many moves run at once (a few tens of ms); longer ones in the background."""
+SHOWN_SCRAMBLE_MOVES = 60
+"""The status bar shows at most this many turns of a scramble."""
 """Turns of the random walk used when the group is too big for exact uniform sampling."""
 
 
@@ -259,7 +263,7 @@ class SolvePage(QWidget):
             rest = puzzle.format(p.turns[p.index:])
             self.solution_text.setPlainText(f"{done}  ▌  {rest}".strip() if p.index else rest)
             self.solution_text.setToolTip(f"Step {p.index} of {len(p.turns)}")
-            self.solution_info.setText(f"Step {p.index} of {len(p.turns)} · {self.summary}")
+            self.solution_info.setText(f"Turn {p.index} of {len(p.turns)} · {self.summary}")
 
     # -- scramble --------------------------------------------------------------
     def scramble(self) -> None:
@@ -269,9 +273,21 @@ class SolvePage(QWidget):
         if puzzle is None:
             return
         n, seed = self.scramble_moves.value(), self.seed.value()
-        turns = list(random_scramble(puzzle, n, seed))
-        self.app.document.set_state(State.solved(puzzle).apply(turns), f"Scramble {n} (seed {seed})")
-        self.app.status(f"Scrambled with {n} moves, seed {seed}: {puzzle.format(turns)}")
+
+        def scrambled(progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> tuple[State, list[Turn]]:
+            turns = list(random_scramble(puzzle, n, seed))
+            return State.solved(puzzle).apply(turns), turns
+
+        def done(result: tuple[State, list[Turn]]) -> None:
+            state, turns = result
+            self.app.document.set_state(state, f"Scramble {n} (seed {seed})")
+            shown = puzzle.format(turns) if n <= SHOWN_SCRAMBLE_MOVES else f"{puzzle.format(turns[:SHOWN_SCRAMBLE_MOVES])} …"
+            self.app.status(f"Scrambled with {n} moves, seed {seed}: {shown}")
+
+        if n <= SYNC_SCRAMBLE_MOVES:
+            done(scrambled())
+        else:  # a long scramble takes a second: off the GUI thread
+            self.app.run_task("Scrambling", scrambled, done)
 
     def random_position(self) -> None:
         puzzle = self.app.document.puzzle

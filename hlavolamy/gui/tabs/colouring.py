@@ -100,8 +100,12 @@ class ColouringTab(QWidget):
             self.stack.setCurrentWidget(self.canvas)
             self.canvas.set_view(make_view(document.geometry, puzzle) if puzzle else None,
                                  State.solved(puzzle) if puzzle else None)
+        for mode in (self.paint_mode, self.fill_mode):  # a designer paints with its own tools
+            mode.setVisible(document.designer is None)
         offered = DEFAULT_PALETTE if document.designer is not None else {}
-        self.palette = {**offered, **self.added, **(colour_map(puzzle) if puzzle is not None else {})}
+        design = document.designer.data().get("palette", {}) if document.designer is not None else {}
+        # the design's own colours win over ones added here, so undoing an edited colour shows the old one again
+        self.palette = {**offered, **self.added, **design, **(colour_map(puzzle) if puzzle is not None else {})}
         self._fill_palette()
         self._colour_chosen()
 

@@ -56,6 +56,7 @@ class DesignPanel(QWidget):
         self.canvas = DesignCanvas()
         self.canvas.edited.connect(self._edited)
         self.canvas.failed.connect(self._refused)
+        self.canvas.hint.connect(app.status)
         self.tool_actions: dict[str, QAction] = {}
         self._host_tools: list[tuple[Tool, Callable[[float, float], None]]] = []
         layout = QVBoxLayout(self)

@@ -168,7 +168,9 @@ class MovesTab(QWidget):
         if data.get("kind", "turn") != "turn":
             raise PuzzleError(f"circle {circle_id} is a cut circle: only turning circles have moves")
         self.circle_id = circle_id
-        self.circle_label.setText(f"Circle {circle_id}")
+        name = getattr(designer, "move_name", lambda _id: None)(circle_id)
+        self.circle_label.setText(f"Circle {circle_id}: move {name}" if name else f"Circle {circle_id}")
+        self.app.status(f"Picked circle {circle_id}" + (f" (move {name})" if name else ""))
         self.move_name.setText(data.get("name") or "")
         self.steps.setValue(int(data.get("steps") or 0))
 

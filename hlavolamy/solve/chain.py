@@ -1,0 +1,383 @@
+"""A complete fallback solver: a stabiliser chain whose transversal elements carry words (Minkwitz).
+
+Schreier–Sims (through sympy) gives a base ``b1, b2, ...`` and the basic orbit
+of each ``b_i`` under the stabiliser of ``b1..b(i-1)``. For every point of every
+basic orbit the table keeps one group element mapping the base point there,
+together with a word in the puzzle's single steps that produces it. Sifting a
+position through the table then spells a solution: at each level take the entry
+for the current image of the base point, undo it, go on.
+
+The table is filled and its words shortened by Minkwitz's algorithm (1998):
+short words and products of table entries are sifted with replacement — a
+shorter word for a point that already has one takes its place and the longer
+one sifts on — under a length limit that grows, so every level ends up with
+short words. Knowing the orbit sizes tells when the table is complete, which
+makes the method exact for any reachable position; it needs no structure of the
+puzzle, so it finishes where commutators get stuck.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hlavolamy.analysis.independent import generators, short_words
+from hlavolamy.core.progress import CancelToken, ProgressCallback, report
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.turns import Turn
+from hlavolamy.errors import HlavolamyError, UnreachableError
+from hlavolamy.solve.simplify import simplify
+
+CACHE_KEY = "solve.chain"
+MAX_TABLE_BYTES = 400_000_000
+"""Refuse chains whose tables (two permutations per entry) would need more memory than this."""
+_SHORT_WORDS = 3000
+"""Products of the generators sifted first: they give every level its shortest words."""
+_PREFIXES = 2000
+"""Short words tried in front of each sift when solving (the best result is kept)..."""
+_PREFIX_LOOKUPS = 40_000
+"""...but no more than this many table look-ups (prefixes times base length) per solve."""
+_SIMPLIFIED = 8
+"""Candidate solutions (the shortest before simplification) that are simplified and compared."""
+_STEPS_PER_ENTRY = 6
+"""Single steps (chosen at random) appended to each table entry in a round."""
+_TRIAL_ROUNDS = 5
+"""Minkwitz rounds run after the table is complete, before comparing base orders."""
+_QUIET_ROUNDS = 30
+"""Improvement stops after this many rounds in a row that shorten nothing."""
+
+Word = tuple[int, ...]
+"""A word as indices into :attr:`Chain.turns`."""
+
+
+class ChainTooLarge(HlavolamyError):
+    """The puzzle's group is too big for a table of words (says how big it would be)."""
+
+
+@dataclass
+class _Entry:
+    perm: np.ndarray
+    inverse: np.ndarray
+    word: Word
+    inverse_word: Word
+
+
+@dataclass
+class Chain:
+    """Base points, basic orbit sizes and, per level, the table point -> (element, word)."""
+
+    puzzle: Puzzle
+    turns: list[Turn]
+    base: list[int]
+    orbit_sizes: list[int]
+    levels: list[dict[int, _Entry]] = field(default_factory=list)
+    _prefixes: list[tuple[Word, np.ndarray]] | None = field(default=None, repr=False)
+
+    @property
+    def order(self) -> int:
+        """The group order: the product of the basic orbit sizes."""
+        out = 1
+        for size in self.orbit_sizes:
+            out *= size
+        return out
+
+    @property
+    def complete(self) -> bool:
+        return all(len(t) == s for t, s in zip(self.levels, self.orbit_sizes))
+
+    def sift(self, perm: np.ndarray) -> tuple[list[Word], np.ndarray]:
+        """The table words met while sifting ``perm`` and what is left (identity iff ``perm`` is in the group)."""
+        words: list[Word] = []
+        rest = np.asarray(perm, dtype=np.intp)
+        for point, table in zip(self.base, self.levels):
+            entry = table.get(int(rest[point]))
+            if entry is None:
+                return words, rest
+            rest = entry.inverse[rest]
+            words.append(entry.word)
+        return words, rest
+
+    def contains(self, perm: np.ndarray) -> bool:
+        """Membership by sifting through the (complete) table."""
+        perm = np.asarray(perm)
+        if perm.shape != (self.puzzle.n_cells,):
+            return False
+        _, rest = self.sift(perm)
+        return bool(np.array_equal(rest, np.arange(rest.size)))
+
+    def prefixes(self) -> list[tuple[Word, np.ndarray]]:
+        """Short words (the empty one first) tried in front of a sift; see :func:`chain_solve`."""
+        if self._prefixes is None:
+            index = {t: i for i, t in enumerate(self.turns)}
+            self._prefixes = [((), np.arange(self.puzzle.n_cells, dtype=np.intp))] + [
+                (tuple(index[t] for t in w.turns), np.asarray(w.perm, dtype=np.intp))
+                for w in short_words(self.puzzle, 8, limit=self.prefix_count())]
+        return self._prefixes
+
+    def prefix_count(self) -> int:
+        return max(20, min(_PREFIXES, _PREFIX_LOOKUPS // max(len(self.base), 1)))
+
+    def word_turns(self, word: Sequence[int]) -> list[Turn]:
+        return [self.turns[i] for i in word]
+
+    def expected_length(self) -> float:
+        """Mean length of a sift through the table before simplification: the sum of the levels' mean words."""
+        return sum(sum(len(e.word) for e in t.values()) / max(len(t), 1) for t in self.levels)
+
+
+def build_chain(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
+                improve_seconds: float | None = None) -> Chain:
+    """The word table of ``puzzle``'s group, built once and kept in ``puzzle.cache``.
+
+    ``improve_seconds`` bounds the trials of base orders and the shortening
+    rounds after (default: a few seconds, scaled by the number of cells); the
+    table itself is always completed.
+    """
+    cached = puzzle.cache.get(CACHE_KEY)
+    if cached is not None:
+        return cached
+    cancel = cancel or CancelToken()
+    turns = generators(puzzle)
+    report(progress, 0.0, "stabiliser chain: Schreier–Sims")
+    seconds = improve_seconds if improve_seconds is not None else min(20.0, 2.0 + puzzle.n_cells / 10)
+    stop = time.monotonic() + seconds
+    trials = []
+    for k, preferred in enumerate(_candidate_bases(puzzle)):
+        if trials and time.monotonic() > stop:
+            break
+        chain = _new_chain(puzzle, turns, preferred)
+        minkwitz = _Minkwitz(chain, cancel, None)
+        minkwitz.fill(_TRIAL_ROUNDS)
+        trials.append((chain.expected_length(), k, minkwitz))
+        report(progress, 0.1 + 0.1 * k, f"stabiliser chain: base order {k + 1} gives {trials[-1][0]:.0f} moves")
+    minkwitz = min(trials, key=lambda t: t[:2])[2]
+    chain = minkwitz.chain
+    minkwitz.progress = progress
+    minkwitz.improve(max(stop - time.monotonic(), seconds / 4))
+    puzzle.cache[CACHE_KEY] = chain
+    report(progress, 1.0, "stabiliser chain ready")
+    return chain
+
+
+def chain_solve(puzzle: Puzzle, perm: Sequence[int] | np.ndarray, *, cancel: CancelToken | None = None,
+                progress: ProgressCallback | None = None, time_budget: float | None = None) -> list[Turn]:
+    """Turns bringing the position ``perm`` (a State's perm) to the identity: ``perm[puzzle.perm_of(turns)]``.
+
+    ``time_budget`` bounds the table's shortening rounds when the chain is not
+    cached yet. Raises :class:`UnreachableError` when ``perm`` is not in the group.
+    """
+    chain = build_chain(puzzle, cancel=cancel, progress=progress, improve_seconds=time_budget)
+    perm = np.asarray(perm, dtype=np.intp)
+    if perm.shape != (puzzle.n_cells,) or not np.array_equal(np.sort(perm), np.arange(puzzle.n_cells)):
+        raise UnreachableError(f"not a position of {puzzle.name!r}: expected a permutation of {puzzle.n_cells} cells")
+    words, rest = chain.sift(perm)
+    if not np.array_equal(rest, np.arange(rest.size)):
+        raise UnreachableError(f"unreachable position: it is not in the group the moves generate "
+                               f"({_where_sifting_stops(chain, len(words))})")
+    moves = _shortest_sift(chain, perm, cancel)
+    if not np.array_equal(perm[puzzle.perm_of(moves)], np.arange(puzzle.n_cells)):
+        raise HlavolamyError("internal error: the chain solution failed verification by replay; please report it")
+    return moves
+
+
+def _where_sifting_stops(chain: Chain, level: int) -> str:
+    if not chain.base:
+        return "the moves move no cell"
+    if level == len(chain.base):
+        return "it agrees with the group on every base cell but not elsewhere"
+    return f"no element of the group takes base cell {chain.base[level]} where it is, level {level + 1} of {len(chain.base)}"
+
+
+def _shortest_sift(chain: Chain, perm: np.ndarray, cancel: CancelToken | None) -> list[Turn]:
+    """The shortest of the solutions ``w`` + sift(position after ``w``) over the chain's short prefixes ``w``.
+
+    Each sift costs one table look-up per level, so trying a few hundred
+    prefixes is cheap, and the best of them is much shorter than one sift.
+    """
+    puzzle = chain.puzzle
+    inv = _inverse_index(chain.turns)
+    candidates: list[tuple[int, list[int]]] = []
+    for prefix, prefix_perm in chain.prefixes():
+        if cancel is not None:
+            cancel.check()
+        words, _ = chain.sift(perm[prefix_perm])
+        solution = list(prefix)
+        for word in reversed(words):
+            solution.extend(inv[i] for i in reversed(word))
+        candidates.append((len(solution), solution))
+    candidates.sort(key=lambda c: c[0])
+    finished = [simplify(puzzle, chain.word_turns(s)) for _, s in candidates[:_SIMPLIFIED]]
+    return min(finished, key=puzzle.length)
+
+
+# -- building -----------------------------------------------------------------
+
+def _new_chain(puzzle: Puzzle, turns: list[Turn], preferred: list[int]) -> Chain:
+    """An empty table (identity at each base point) for the base Schreier–Sims keeps from ``preferred``."""
+    base, sizes = _base_and_orbits(puzzle, preferred)
+    _check_size(puzzle, sizes)
+    chain = Chain(puzzle, turns, base, sizes, [{} for _ in base])
+    identity = np.arange(puzzle.n_cells, dtype=np.intp)
+    for point, table in zip(base, chain.levels):
+        table[point] = _Entry(identity, identity, (), ())
+    return chain
+
+
+def _sympy_group(puzzle: Puzzle):
+    from sympy.combinatorics import Permutation, PermutationGroup
+
+    moving = [m for m in puzzle.moves.values() if not np.array_equal(m, np.arange(puzzle.n_cells))]
+    return PermutationGroup([Permutation(np.asarray(m).tolist()) for m in moving]) if moving else None
+
+
+def _base_and_orbits(puzzle: Puzzle, preferred: list[int]) -> tuple[list[int], list[int]]:
+    """Schreier–Sims (sympy) with ``preferred`` as the base; points with a trivial basic orbit dropped."""
+    from sympy.combinatorics.util import _distribute_gens_by_base, _orbits_transversals_from_bsgs
+
+    group = _sympy_group(puzzle)
+    if group is None:
+        return [], []
+    base, strong = group.schreier_sims_incremental(base=preferred)
+    orbits, _ = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong), transversals_only=False)
+    keep = [i for i, o in enumerate(orbits) if len(o) > 1]
+    return [int(base[i]) for i in keep], [len(orbits[i]) for i in keep]
+
+
+def _candidate_bases(puzzle: Puzzle) -> list[list[int]]:
+    """Base orders worth a trial: orbits smallest or largest first, each orbit's cells forwards or backwards.
+
+    Which is best depends on the puzzle (on the 3x3x3, edges before corners
+    saves about 25 moves per solve), so :func:`build_chain` tries them all.
+    """
+    group = _sympy_group(puzzle)
+    if group is None:
+        return [[]]
+    orbits = sorted((sorted(o) for o in group.orbits() if len(o) > 1), key=lambda o: (len(o), o[0]))
+    orders = list(itertools.permutations(orbits)) if len(orbits) <= 2 else [orbits, orbits[::-1]]
+    out = []
+    for ordered in orders:
+        for backwards in (False, True):
+            cells = [c for o in ordered for c in (reversed(o) if backwards else o)]
+            if cells not in out:
+                out.append(cells)
+    return out
+
+
+def _check_size(puzzle: Puzzle, sizes: list[int]) -> None:
+    need = 2 * sum(sizes) * puzzle.n_cells * np.dtype(np.intp).itemsize
+    if need > MAX_TABLE_BYTES:
+        raise ChainTooLarge(f"{puzzle.name!r} is too large for the chain solver: {len(sizes)} base points with "
+                            f"{sum(sizes)} table entries of {puzzle.n_cells} cells need about {need // 2**20} MiB "
+                            f"(limit {MAX_TABLE_BYTES // 2**20} MiB)")
+
+
+def _inverse_index(turns: list[Turn]) -> list[int]:
+    """For each single step, the index of its inverse step."""
+    index = {t: i for i, t in enumerate(turns)}
+    return [index.get(Turn(t.move, -t.power), i) for i, t in enumerate(turns)]
+
+
+class _Minkwitz:
+    """Fills a chain's tables by sifting with replacement, then shortens them in rounds."""
+
+    def __init__(self, chain: Chain, cancel: CancelToken, progress: ProgressCallback | None):
+        self.chain = chain
+        self.cancel = cancel
+        self.progress = progress
+        self.inv = _inverse_index(chain.turns)
+        self.rng = random.Random(0)
+        self.limit = 0
+        self.gen_perms = [np.asarray(chain.puzzle.turn_perm(t), dtype=np.intp) for t in chain.turns]
+
+    def fill(self, rounds: int) -> None:
+        """Sift short generator words, then run rounds until the table is complete and ``rounds`` more."""
+        if not self.chain.base:
+            return
+        words = short_words(self.chain.puzzle, 64, limit=_SHORT_WORDS, cancel=self.cancel)
+        self.limit = 2 * max((len(w.turns) for w in words), default=1) + 2
+        for w in words:
+            self.cancel.check()
+            self.insert(np.asarray(w.perm, dtype=np.intp), self.encode(w.turns))
+        while not self.chain.complete:
+            self.step()
+        for _ in range(rounds):
+            self.step()
+
+    def improve(self, seconds: float) -> None:
+        """More rounds, for ``seconds`` or until a run of rounds changes nothing."""
+        stop = time.monotonic() + seconds
+        quiet = 0
+        while self.chain.base and time.monotonic() < stop and quiet < _QUIET_ROUNDS:
+            before = self.chain.expected_length()
+            self.step()
+            quiet = quiet + 1 if self.chain.expected_length() >= before else 0
+
+    def step(self) -> None:
+        """One round; the length limit grows while the table is incomplete, then it is the longest entry."""
+        self.cancel.check()
+        self.round()
+        self.report()
+        if self.chain.complete:
+            self.limit = max(len(e.word) for t in self.chain.levels for e in t.values())
+        else:
+            self.limit += max(1, self.limit // 8)
+
+    def encode(self, turns: Sequence[Turn]) -> Word:
+        index = {t: i for i, t in enumerate(self.chain.turns)}
+        return tuple(index[t] for t in turns)
+
+    def invert(self, word: Word) -> Word:
+        return tuple(self.inv[i] for i in reversed(word))
+
+    def join(self, first: Word, second: Word) -> Word:
+        """``first`` then ``second``, with the steps that cancel at the seam removed (both are reduced)."""
+        k = 0
+        while k < min(len(first), len(second)) and self.inv[first[-1 - k]] == second[k]:
+            k += 1
+        return first[:len(first) - k] + second[k:]
+
+    def report(self) -> None:
+        filled = sum(len(t) for t in self.chain.levels)
+        total = sum(self.chain.orbit_sizes)
+        report(self.progress, 0.05 + 0.9 * filled / total,
+               f"stabiliser chain: {filled}/{total} entries, about {self.chain.expected_length():.0f} moves a solve")
+
+    def round(self) -> None:
+        """Products of table entries with entries and with single steps, and inverses, sifted through the table."""
+        levels = self.chain.levels
+        entries = [[e for e in t.values() if e.word] for t in levels]
+        everything = [e for row in entries for e in row]
+        for row in entries:
+            for a in row:
+                self.cancel.check()
+                b = everything[self.rng.randrange(len(everything))]
+                self.insert(a.perm[b.perm], self.join(a.word, b.word))
+                self.insert(b.perm[a.perm], self.join(b.word, a.word))
+                self.insert(a.inverse, a.inverse_word)
+                for g in self.rng.sample(range(len(self.gen_perms)), min(_STEPS_PER_ENTRY, len(self.gen_perms))):
+                    self.insert(a.perm[self.gen_perms[g]], self.join(a.word, (g,)))
+
+    def insert(self, perm: np.ndarray, word: Word) -> None:
+        """Minkwitz's sift with replacement: a shorter word displaces a longer one, which sifts on.
+
+        ``word`` must be freely reduced. Words longer than the current limit are
+        dropped; the limit grows every round, so the table still completes.
+        """
+        for point, table in zip(self.chain.base, self.chain.levels):
+            if len(word) > self.limit or not word:
+                return
+            image = int(perm[point])
+            entry = table.get(image)
+            if entry is None or len(word) < len(entry.word):
+                table[image] = _Entry(perm, np.argsort(perm).astype(np.intp), word, self.invert(word))
+                if entry is None:
+                    return
+                perm, word = entry.perm, entry.word
+            entry = table[image]
+            perm = entry.inverse[perm]
+            word = self.join(entry.inverse_word, word)

@@ -1,0 +1,113 @@
+"""The stabiliser-chain solver: exact group orders, solutions that replay, non-members rejected."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sympy.combinatorics import Permutation, PermutationGroup
+
+from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.progress import CancelToken
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.turns import Turn
+from hlavolamy.errors import Cancelled, UnreachableError
+from hlavolamy.solve.chain import CACHE_KEY, ChainTooLarge, build_chain, chain_solve
+from tests.conftest import PUZZLES
+
+
+def random_puzzle(data: st.DataObject) -> Puzzle:
+    n = data.draw(st.integers(4, 10), label="cells")
+    k = data.draw(st.integers(1, 3), label="moves")
+    moves = {f"m{i}": data.draw(st.permutations(range(n)), label=f"m{i}") for i in range(k)}
+    return Puzzle([str(i) for i in range(n)], moves)
+
+
+def sympy_order(puzzle: Puzzle) -> int:
+    return PermutationGroup([Permutation(list(map(int, m))) for m in puzzle.moves.values()]).order()
+
+
+def solves(puzzle: Puzzle, perm: np.ndarray, **kwargs) -> list[Turn]:
+    moves = chain_solve(puzzle, perm, **kwargs)
+    assert np.array_equal(perm[puzzle.perm_of(moves)], np.arange(puzzle.n_cells))
+    return moves
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_random_groups_order_solve_and_membership(data):
+    puzzle = random_puzzle(data)
+    chain = build_chain(puzzle, improve_seconds=0.2)
+    assert chain.order == sympy_order(puzzle)
+    names = list(puzzle.moves)
+    seq = data.draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from([1, -1])), max_size=30), label="word")
+    perm = puzzle.perm_of([Turn(m, p) for m, p in seq])
+    assert chain.contains(perm)
+    solves(puzzle, perm, time_budget=0.2)
+    outside = data.draw(st.permutations(range(puzzle.n_cells)), label="outside")
+    outside = np.asarray(outside)
+    member = chain.contains(outside)
+    assert member == PermutationGroup([Permutation(list(map(int, m))) for m in puzzle.moves.values()]).contains(
+        Permutation(outside.tolist()))
+    if member:
+        solves(puzzle, outside)
+    else:
+        with pytest.raises(UnreachableError, match="not in the group"):
+            chain_solve(puzzle, outside)
+
+
+def test_swap_outside_a_three_cycle_group_is_unreachable():
+    puzzle = Puzzle(list("abcd"), {"t": [1, 2, 0, 3]})
+    with pytest.raises(UnreachableError, match="not in the group"):
+        chain_solve(puzzle, np.array([1, 0, 2, 3]))
+    assert build_chain(puzzle).order == 3
+
+
+def test_not_a_permutation_is_rejected(tiny_puzzle):
+    with pytest.raises(UnreachableError, match="permutation of 4 cells"):
+        chain_solve(tiny_puzzle, np.array([0, 0, 1, 2]))
+
+
+def test_chain_is_cached_and_cancellable(tiny_puzzle):
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        build_chain(tiny_puzzle, cancel=token)
+    assert CACHE_KEY not in tiny_puzzle.cache
+    chain = build_chain(tiny_puzzle)
+    assert build_chain(tiny_puzzle) is chain
+
+
+def test_progress_is_reported(tiny_puzzle):
+    seen = []
+    build_chain(tiny_puzzle, progress=lambda f, m: seen.append(f))
+    assert seen and seen[-1] == 1.0 and all(0.0 <= f <= 1.0 for f in seen)
+
+
+def test_too_large_group_is_refused(monkeypatch, tiny_puzzle):
+    monkeypatch.setattr("hlavolamy.solve.chain.MAX_TABLE_BYTES", 10)
+    with pytest.raises(ChainTooLarge, match="too large for the chain solver"):
+        build_chain(tiny_puzzle)
+
+
+@pytest.fixture(scope="module")
+def rubik3() -> Puzzle:
+    return load_puzzle(PUZZLES / "rubik3.json").puzzle
+
+
+def test_rubik3_order_and_a_solve(rubik3):
+    chain = build_chain(rubik3, improve_seconds=1.0)
+    assert chain.order == 43252003274489856000
+    perm = rubik3.perm_of(random_scramble(rubik3, 60, 3))
+    moves = solves(rubik3, perm)
+    assert rubik3.length(moves) < 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["rubik2", "rashkey", "four-disks", "hungarian-rings"])
+def test_shipped_puzzles_solve(name):
+    puzzle = load_puzzle(PUZZLES / f"{name}.json").puzzle
+    for seed in range(3):
+        solves(puzzle, puzzle.perm_of(random_scramble(puzzle, 60, seed)))
