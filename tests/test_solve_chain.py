@@ -88,7 +88,10 @@ def test_progress_is_reported(tiny_puzzle):
 
 def test_too_large_group_is_refused(monkeypatch, tiny_puzzle):
     monkeypatch.setattr("hlavolamy.solve.chain.MAX_TABLE_BYTES", 10)
-    with pytest.raises(ChainTooLarge, match="too large for the chain solver"):
+    with pytest.raises(ChainTooLarge, match="too large for the chain solver.*MiB"):
+        build_chain(tiny_puzzle)
+    monkeypatch.setattr("hlavolamy.solve.chain.MAX_MOVED_CELLS", 3)
+    with pytest.raises(ChainTooLarge, match="move 4 cells"):
         build_chain(tiny_puzzle)
 
 

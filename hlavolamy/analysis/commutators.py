@@ -76,14 +76,16 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     get a local search each (:data:`_LOCAL_SECONDS`) until three budgets have
     passed — or every one of them with ``complete`` (what the solver needs).
     """
-    key = "analysis.commutators"
-    if key in puzzle.cache:
-        return puzzle.cache[key]
-    shared = _BY_MOVES.get(moves_key(puzzle))
-    if shared is not None:
-        puzzle.cache[key] = shared
-        return shared
+    keys = ["analysis.commutators.complete"] + ([] if complete else ["analysis.commutators"])
+    for key in keys:
+        if key in puzzle.cache:
+            return puzzle.cache[key]
+        shared = _BY_MOVES.get(moves_key(puzzle) + key)
+        if shared is not None:
+            puzzle.cache[key] = shared
+            return shared
     start = time.monotonic()
+    searched_all = True
     structure = pieces(puzzle)
     group_of, _ = cell_groups(puzzle)
     pool = _Pool(puzzle, structure, group_of)
@@ -107,14 +109,18 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     result = pool.kept()
     have = {(m.kind, int(group_of[m.cells[0]])) for m in result}
     for g, po in enumerate(structure.piece_orbits):
-        if ("3-cycle", g) not in have and ("piece 3-cycle", g) not in have and (complete or time.monotonic() < until(3.0)):
+        if ("3-cycle", g) not in have and ("piece 3-cycle", g) not in have:
+            if not complete and time.monotonic() > until(3.0):
+                searched_all = False
+                continue
             pool.add_local(g, po.piece_size, time.monotonic() + _LOCAL_SECONDS, cancel)
             report(progress, 0.9, f"local search for group {g + 1} of {len(structure.piece_orbits)}")
     result = pool.kept()
     if pool.add_twists(words[:1000], {(m.kind, int(group_of[m.cells[0]])) for m in result}, cancel):
         result = pool.kept()
-    puzzle.cache[key] = result
-    remember_recent(_BY_MOVES, moves_key(puzzle), result)
+    for key in ["analysis.commutators"] + (["analysis.commutators.complete"] if searched_all else []):
+        puzzle.cache[key] = result
+        remember_recent(_BY_MOVES, moves_key(puzzle) + key, result)
     report(progress, 1.0, f"{len(result)} macros")
     return result
 

@@ -14,6 +14,11 @@ one sifts on — under a length limit that grows, so every level ends up with
 short words. Knowing the orbit sizes tells when the table is complete, which
 makes the method exact for any reachable position; it needs no structure of the
 puzzle, so it finishes where commutators get stuck.
+
+Two cheap searches make the answers much shorter: the build tries a few base
+orders and keeps the one whose table promises the shortest sifts, and a solve
+sifts the position after each of up to 2000 short prefixes and keeps the
+shortest result (on the 3x3x3: about 110 moves for one sift, 60 for the best).
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ from hlavolamy.errors import HlavolamyError, UnreachableError
 from hlavolamy.solve.simplify import simplify
 
 CACHE_KEY = "solve.chain"
+MAX_MOVED_CELLS = 1500
+"""Refuse before Schreier–Sims when the moves move more cells than this (sympy would take minutes)."""
 MAX_TABLE_BYTES = 400_000_000
 """Refuse chains whose tables (two permutations per entry) would need more memory than this."""
 _SHORT_WORDS = 3000
@@ -142,6 +149,7 @@ def build_chain(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: 
     if cached is not None:
         return cached
     cancel = cancel or CancelToken()
+    _check_moved_cells(puzzle)
     turns = generators(puzzle)
     report(progress, 0.0, "stabiliser chain: Schreier–Sims")
     seconds = improve_seconds if improve_seconds is not None else min(20.0, 2.0 + puzzle.n_cells / 10)
@@ -266,6 +274,15 @@ def _candidate_bases(puzzle: Puzzle) -> list[list[int]]:
             if cells not in out:
                 out.append(cells)
     return out
+
+
+def _check_moved_cells(puzzle: Puzzle) -> None:
+    moved = np.zeros(puzzle.n_cells, dtype=bool)
+    for m in puzzle.moves.values():
+        moved |= np.asarray(m) != np.arange(puzzle.n_cells)
+    if int(moved.sum()) > MAX_MOVED_CELLS:
+        raise ChainTooLarge(f"{puzzle.name!r} is too large for the chain solver: its moves move {int(moved.sum())} "
+                            f"cells (limit {MAX_MOVED_CELLS})")
 
 
 def _check_size(puzzle: Puzzle, sizes: list[int]) -> None:
