@@ -266,6 +266,8 @@ class _Pool:
         small.sort(key=lambda w: w.length)
         self.add_commutators(small[:200], words[:300], deadline, cancel, max_overlap=piece_size,
                              pair_cells=5 * _PAIR_CELLS)
+        if not any(self._groups_of(w) == (g,) for w in self.best.values()):
+            self.add_commutators(_prime_powers(_power_sources(words)), words[:300], deadline, cancel)
 
     def add_commutators(self, left: Sequence[Word], right: Sequence[Word], deadline: float,
                         cancel: CancelToken | None, max_overlap: int | None = None,
