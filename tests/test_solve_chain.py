@@ -14,8 +14,17 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, UnreachableError
+from hlavolamy.analysis.memo import forget_shared
 from hlavolamy.solve.chain import CACHE_KEY, ChainTooLarge, build_chain, chain_solve
 from tests.conftest import PUZZLES
+
+
+@pytest.fixture(autouse=True)
+def fresh_chains():
+    """Chains are shared by puzzles with the same moves; each test here builds its own."""
+    forget_shared()
+    yield
+    forget_shared()
 
 
 def random_puzzle(data: st.DataObject) -> Puzzle:
@@ -78,6 +87,11 @@ def test_chain_is_cached_and_cancellable(tiny_puzzle):
     assert CACHE_KEY not in tiny_puzzle.cache
     chain = build_chain(tiny_puzzle)
     assert build_chain(tiny_puzzle) is chain
+
+
+def test_puzzles_with_the_same_moves_share_one_chain(tiny_puzzle):
+    twin = Puzzle(["X", "Y", "Y", "X"], {name: m for name, m in tiny_puzzle.moves.items()})
+    assert build_chain(twin) is build_chain(tiny_puzzle)
 
 
 def test_progress_is_reported(tiny_puzzle):

@@ -19,11 +19,11 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import Cancelled, HlavolamyError, IllegalMoveError, UnreachableError
+from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.simplify import simplify
 
-STRATEGIES = ("auto", "commutators", "search")
+STRATEGIES = ("auto", "commutators", "search", "chain")
 MODES = ("whole", "orbit-keep", "orbit-only")
 
 
@@ -67,6 +67,8 @@ def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy
         raise HlavolamyError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
     if mode not in MODES:
         raise HlavolamyError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+    if puzzle.blockings:
+        return _solve_blocked(puzzle, state, strategy, mode, time_limit, progress, cancel)
     started = time.perf_counter()
     token = _Linked(cancel, None if time_limit is None else time.monotonic() + time_limit)
     problem = Problem.from_input(puzzle, state, wildcards)
@@ -79,10 +81,19 @@ def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy
     moves = simplify(puzzle, problem.turns)
     if not problem.replays_to_goal(moves) or (mode == "orbit-keep" and not _others_kept(problem, moves)):
         raise HlavolamyError(f"internal error: the {used} solution failed verification by replay; please report it")
-    if puzzle.blockings:
-        _require_legal(problem, moves)
     report(progress, 1.0, "solved")
     return Solution(moves, puzzle.length(moves), time.perf_counter() - started, used, True)
+
+
+def _solve_blocked(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, strategy: str, mode: str,
+                   time_limit: float | None, progress: ProgressCallback | None, cancel: CancelToken | None) -> Solution:
+    """Puzzles with blockings go to the shape-graph solver (:mod:`~hlavolamy.solve.blocked`), whole and exact."""
+    from hlavolamy.solve.blocked import solve_blocked
+
+    if strategy != "auto" or mode != "whole":
+        raise HlavolamyError("a puzzle with blockings is solved whole by the blocking solver: "
+                             "use strategy 'auto' and mode 'whole'")
+    return solve_blocked(puzzle, state, time_limit=time_limit, progress=progress, cancel=cancel)
 
 
 def _mode_group(puzzle: Puzzle, problem: Problem, mode: str, orbit: int | None) -> int | None:
@@ -105,16 +116,6 @@ def _others_kept(problem: Problem, moves: Sequence[Turn]) -> bool:
     """Mode "orbit-keep": every cell outside the orbit's group ends where it started."""
     end = problem.start[problem.puzzle.perm_of(moves)]
     return bool(np.array_equal(end[~problem.care], problem.start[~problem.care]))
-
-
-def _require_legal(problem: Problem, moves: Sequence[Turn]) -> None:
-    """On a bandaged puzzle, the answer must tear no fused cells (checked on the exact start position)."""
-    if not problem.exact or problem.target.size != problem.start.size or not np.array_equal(problem.target, np.arange(problem.start.size)):
-        raise HlavolamyError("positions by colours on puzzles with blockings are not supported by the solver")
-    try:
-        State(problem.puzzle, problem.start).apply(list(moves))
-    except IllegalMoveError as exc:
-        raise HlavolamyError(f"the solver ignores blockings and its answer is illegal here: {exc}") from None
 
 
 def _require_reachable(puzzle: Puzzle, perm: np.ndarray) -> None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hlavolamy.analysis.independent import generators, short_words
+from hlavolamy.analysis.memo import memo
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
@@ -139,16 +140,17 @@ class Chain:
 
 def build_chain(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
                 improve_seconds: float | None = None) -> Chain:
-    """The word table of ``puzzle``'s group, built once and kept in ``puzzle.cache``.
+    """The word table of ``puzzle``'s group, built once per set of moves (shared by puzzles with the same moves).
 
     ``improve_seconds`` bounds the trials of base orders and the shortening
     rounds after (default: a few seconds, scaled by the number of cells); the
     table itself is always completed.
     """
-    cached = puzzle.cache.get(CACHE_KEY)
-    if cached is not None:
-        return cached
-    cancel = cancel or CancelToken()
+    return memo(puzzle, CACHE_KEY, lambda: _build_chain(puzzle, cancel or CancelToken(), progress, improve_seconds))
+
+
+def _build_chain(puzzle: Puzzle, cancel: CancelToken, progress: ProgressCallback | None,
+                 improve_seconds: float | None) -> Chain:
     _check_moved_cells(puzzle)
     turns = generators(puzzle)
     report(progress, 0.0, "stabiliser chain: Schreier–Sims")
@@ -167,7 +169,6 @@ def build_chain(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: 
     chain = minkwitz.chain
     minkwitz.progress = progress
     minkwitz.improve(max(stop - time.monotonic(), seconds / 4))
-    puzzle.cache[CACHE_KEY] = chain
     report(progress, 1.0, "stabiliser chain ready")
     return chain
 

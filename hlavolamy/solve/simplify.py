@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.turns import Turn
+from hlavolamy.core.turns import Turn, reduce_power
 
 
 def commuting_moves(puzzle: Puzzle) -> dict[str, frozenset[str]]:
@@ -28,13 +28,6 @@ def commuting_moves(puzzle: Puzzle) -> dict[str, frozenset[str]]:
             table[a] = frozenset(b for j, b in enumerate(names) if j != i and np.array_equal(pa[perms[j]], perms[j][pa]))
         puzzle.cache[key] = table
     return puzzle.cache[key]
-
-
-def reduce_power(puzzle: Puzzle, move: str, power: int) -> int:
-    """The power of ``move`` equal to ``power`` with the fewest single steps (0 = identity)."""
-    order = puzzle.move_order(move)
-    k = power % order
-    return k if k <= order - k else k - order
 
 
 def simplify(puzzle: Puzzle, turns: Sequence[Turn]) -> list[Turn]:

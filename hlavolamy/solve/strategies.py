@@ -7,8 +7,14 @@
   the exact one always finishes (colours alone can hide a parity).
 * ``search`` — :mod:`~hlavolamy.solve.search`: bidirectional breadth-first
   search, shortest solutions, for small groups only.
+* ``chain`` — :mod:`~hlavolamy.solve.chain`: a stabiliser chain whose
+  entries carry words shortened by Minkwitz's algorithm. Complete for any
+  group it can hold (up to ~1500 moved cells), so it is also the fall-back
+  when conjugated macros get stuck.
 * ``auto`` — ``search`` when the puzzle is small enough for it to finish
-  quickly, else ``commutators``.
+  quickly; else for whole puzzles of at most :data:`CHAIN_AUTO_CELLS` moved
+  cells the shorter of ``chain`` and ``commutators``; else ``commutators``
+  with ``chain`` behind it.
 """
 
 from __future__ import annotations
@@ -18,45 +24,91 @@ import numpy as np
 from hlavolamy.analysis.independent import generators
 from hlavolamy.core.progress import CancelToken, ProgressCallback
 from hlavolamy.errors import HlavolamyError, UnreachableError
+from hlavolamy.solve.chain import ChainTooLarge, chain_solve
 from hlavolamy.solve.decompose import Stuck, plan, solve_decomposed
 from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient
 from hlavolamy.solve.search import SearchFailed, search, search_feasible
 from hlavolamy.solve.simplify import simplify
 
+CHAIN_AUTO_CELLS = 128
+"""Whole puzzles moving at most this many cells also try the chain in ``auto`` (its build takes seconds)."""
+
 
 def run(problem: Problem, strategy: str, mode: str, group: int | None, *,
         progress: ProgressCallback | None, cancel: CancelToken) -> str:
     """Solve ``problem`` in place with ``strategy``; returns the name of the strategy that did it."""
-    if strategy == "auto":
-        strategy = "search" if mode == "whole" and search_feasible(problem.puzzle) else "commutators"
-        if strategy == "search":
-            try:
-                search(problem, cancel=cancel, progress=progress)
-                return "search"
-            except SearchFailed:
-                strategy = "commutators"
+    if strategy in ("search", "chain") and mode != "whole":
+        raise HlavolamyError(f"the {strategy} strategy solves whole puzzles only; use commutators for an orbit mode")
+    if strategy == "auto" and mode == "whole" and search_feasible(problem.puzzle):
+        try:
+            search(problem, cancel=cancel, progress=progress)
+            return "search"
+        except SearchFailed:
+            pass
     if strategy == "search":
-        if mode != "whole":
-            raise HlavolamyError("the search strategy solves whole puzzles only; use commutators for an orbit mode")
         search(problem, cancel=cancel, progress=progress)
-        return "search"
-    if mode == "whole":
-        _whole(problem, progress, cancel)
-    elif mode == "orbit-keep":
-        _orbit(problem, group, progress, cancel, keep=True)
+    elif strategy == "chain":
+        _chain(problem, progress, cancel)
+    elif mode == "whole":
+        if strategy == "auto":
+            return _whole(problem, progress, cancel)
+        _commutators(problem, progress, cancel)
     else:
-        _orbit(problem, group, progress, cancel, keep=False)
-    return "commutators"
+        _orbit(problem, group, progress, cancel, keep=mode == "orbit-keep")
+        return "commutators"
+    return strategy
 
 
-def _whole(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> None:
-    """Exact: decompose. Colours: decompose on the colours and on an exact assignment, keep the shorter.
+def _chain(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> None:
+    """Solve from where ``problem`` stands with the stabiliser chain (colours: via a reachable exact position)."""
+    if not problem.exact:
+        _colours_to_exact(problem)
+    problem.play(chain_solve(problem.puzzle, problem.labels, cancel=cancel, progress=progress))
 
-    Working on colours lets identical pieces stand in for each other (big
-    cubes' centres); an exact assignment avoids dead ends and is often
-    shorter when most pieces are distinct (a 3x3x3).
+
+def _moved_cells(problem: Problem) -> int:
+    ident = np.arange(problem.puzzle.n_cells)
+    return int(np.count_nonzero(np.any([m != ident for m in problem.puzzle.moves.values()], axis=0)))
+
+
+def _whole(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> str:
+    """Small puzzles: the shorter of the chain and the commutators. Otherwise commutators, chain behind them.
+
+    Commutators: exact positions decompose; colours decompose on the colours
+    and on an exact assignment and keep the shorter (identical pieces stand in
+    for each other on big cubes' centres; an exact assignment avoids dead
+    ends). The chain never gets stuck where it fits, so it also rescues a
+    stuck decomposition. Returns the name of the strategy whose answer won.
     """
+    attempts: list[tuple[Problem, str]] = []
+    stuck: HlavolamyError | None = None
+    if _moved_cells(problem) <= CHAIN_AUTO_CELLS:
+        by_chain = problem.fork()
+        _chain(by_chain, progress, cancel)
+        attempts.append((by_chain, "chain"))
+    by_macros = problem.fork()
+    try:
+        _commutators(by_macros, progress, cancel)
+        attempts.append((by_macros, "commutators"))
+    except HlavolamyError as exc:
+        if isinstance(exc, UnreachableError) and not attempts:
+            raise
+        stuck = exc
+    if not attempts:
+        by_chain = problem.fork()
+        try:
+            _chain(by_chain, progress, cancel)
+        except ChainTooLarge:
+            raise stuck from None
+        attempts.append((by_chain, "chain"))
+    best, name = min(attempts, key=lambda a: _length(a[0]))
+    problem.labels, problem.goal, problem.turns = best.labels, best.goal, best.turns
+    return name
+
+
+def _commutators(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> None:
+    """Conjugated macros group by group (on colours: also on an exact assignment; the shorter wins)."""
     if problem.exact:
         try:
             solve_decomposed(problem, cancel=cancel, progress=progress)
