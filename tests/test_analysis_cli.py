@@ -85,3 +85,11 @@ def test_info_on_a_blocking_puzzle_adds_the_blocking_analysis(capsys):
     blocking = data["blocking"]
     assert blocking["fused_sets"] == [[10, 11]]
     assert "B" not in blocking["legal_at_solved"] and "A" in blocking["legal_at_solved"]
+
+
+def test_cached_analysis_never_computes(tiny_puzzle):
+    from hlavolamy.analysis import analyse, cached_analysis
+
+    assert cached_analysis(tiny_puzzle) is None
+    done = analyse(tiny_puzzle, three_cycles=False)
+    assert cached_analysis(tiny_puzzle) is done

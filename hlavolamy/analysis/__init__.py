@@ -168,6 +168,22 @@ def analyse(puzzle: Puzzle, *, three_cycles: bool = True, progress: ProgressCall
     return cached
 
 
+_COSTLY_PARTS = ("analysis.pieces", "analysis.invariants", "analysis.order")
+"""Memoised parts a solve computes on its way; with all of them cached, :func:`analyse` takes milliseconds."""
+_LIBRARY_PARTS = ("analysis.commutators.complete", "analysis.commutators")
+"""Where :mod:`~hlavolamy.analysis.commutators` keeps its macro search (the 3-cycle library filters it)."""
+
+
+def cached_analysis(puzzle: Puzzle) -> Analysis | None:
+    """The analysis when it, or each of its costly parts, is already cached (a solve leaves them); else None.
+
+    Never computes anything costly, so a GUI thread may call it.
+    """
+    if "analysis" not in puzzle.cache and not all(key in puzzle.cache for key in _COSTLY_PARTS):
+        return None
+    return analyse(puzzle, three_cycles=any(key in puzzle.cache for key in _LIBRARY_PARTS))
+
+
 def _check(cancel: CancelToken | None) -> None:
     if cancel is not None:
         cancel.check()

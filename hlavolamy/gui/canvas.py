@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, pyqtSignal
-from PyQt6.QtGui import QMouseEvent, QPainter, QPaintEvent
+import numpy as np
+from PyQt6.QtCore import QEasingCurve, QPointF, QRectF, QSize, Qt, QVariantAnimation, pyqtSignal
+from PyQt6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPixmap, QResizeEvent
 from PyQt6.QtWidgets import QSizePolicy, QWidget
 
 from hlavolamy.core.state import State
@@ -20,6 +21,10 @@ from hlavolamy.plugins.hookspecs import Designer, DrawOptions, View
 
 MARGIN = 10.0
 DRAG_THRESHOLD = 4.0
+ANIMATION_MS = 180
+"""A turn cross-fades from the old drawing to the new one this long: short enough never to feel like a wait."""
+HATCH_STEP = 6
+"""Pixels between the hatch strokes over marked cells (the view is sampled with ``cell_at`` on this grid)."""
 
 
 def is_dark(widget: QWidget) -> bool:
@@ -57,8 +62,8 @@ class _Canvas(QWidget):
     def drawing_rect(self) -> QRectF:
         return QRectF(self.rect()).adjusted(MARGIN, MARGIN, -MARGIN, -MARGIN)
 
-    def begin(self) -> QPainter:
-        painter = QPainter(self)
+    def begin(self, device: QWidget | QPixmap | None = None) -> QPainter:
+        painter = QPainter(device if device is not None else self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         painter.fillRect(self.rect(), self.palette().base())
@@ -87,15 +92,97 @@ class StateCanvas(_Canvas):
         """True: clicks pick cells (colouring, blockings, painting a position) instead of moves."""
         self._colours: dict[str, str] = {}
         self._hover: tuple[float, float] | None = None
+        self.animate = False
+        """Cross-fade from the old drawing when :meth:`set_state` is asked to animate (View → Animate moves)."""
+        self._before: QPixmap | None = None
+        """The drawing of the previous state while a turn animates, else None."""
+        self._fade = QVariantAnimation(self)
+        self._fade.setStartValue(0.0)
+        self._fade.setEndValue(1.0)
+        self._fade.setDuration(ANIMATION_MS)
+        self._fade.setEasingCurve(QEasingCurve.Type.InOutQuad)
+        self._fade.valueChanged.connect(self.update)
+        self._fade.finished.connect(self.finish_animation)
+        self.marked: frozenset[int] = frozenset()
+        """Cells hatched over the view's drawing (the Blockings tab marks every fused cell)."""
+        self._hatch: tuple[tuple[object, ...], QPixmap] | None = None
+        """The hatch overlay and what it was drawn for (size, cells, view): sampling the view is not free."""
+
+    @property
+    def animating(self) -> bool:
+        return self._before is not None
 
     def set_view(self, view: View | None, state: State | None) -> None:
         self.view = view
+        self._hatch = None
         self.set_state(state)
 
-    def set_state(self, state: State | None) -> None:
+    def set_state(self, state: State | None, animate: bool = False) -> None:
+        """Show ``state``; with ``animate`` (and :attr:`animate` on) the old drawing fades into the new one.
+
+        Works for any View (it only blends two paintings). A running fade is
+        finished at once first, so a quick series of turns never lags behind
+        the position or blocks input.
+        """
+        self.finish_animation()
+        old = self.state
+        if (animate and self.animate and old is not None and state is not None and old.puzzle is state.puzzle
+                and self.view is not None and self.isVisible() and not np.array_equal(old.perm, state.perm)):
+            self._before = self._render(old)
+            self._fade.start()
         self.state = state
         self._colours = colour_map(state.puzzle) if state is not None else {}
         self.update()
+
+    def finish_animation(self) -> None:
+        """Jump to the end of a running turn animation."""
+        if self._fade.state() != QVariantAnimation.State.Stopped:
+            self._fade.stop()
+        if self._before is not None:
+            self._before = None
+            self.update()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self.finish_animation()  # the old drawing has the old size
+        super().resizeEvent(event)
+
+    def _hatch_overlay(self) -> QPixmap:
+        """Diagonal strokes wherever the view draws a marked cell; works for any View through ``cell_at``."""
+        key = (self.width(), self.height(), self.marked, id(self.view))
+        if self._hatch is not None and self._hatch[0] == key:
+            return self._hatch[1]
+        ratio = self.devicePixelRatioF()
+        pixmap = QPixmap(self.size() * ratio)
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        ink = QColor("#ffffff" if is_dark(self) else "#000000")
+        ink.setAlpha(150)
+        painter.setPen(QPen(ink, 1.4))
+        half = HATCH_STEP / 2
+        view = self.view
+        assert view is not None
+        for y in range(HATCH_STEP // 2, self.height(), HATCH_STEP):
+            for x in range(HATCH_STEP // 2, self.width(), HATCH_STEP):
+                if view.cell_at(x, y) in self.marked:
+                    painter.drawLine(QPointF(x - half, y + half), QPointF(x + half, y - half))
+        painter.end()
+        self._hatch = (key, pixmap)
+        return pixmap
+
+    def _render(self, state: State) -> QPixmap:
+        """``state`` drawn as it is on screen now, at the screen's pixel density."""
+        ratio = self.devicePixelRatioF()
+        pixmap = QPixmap(self.size() * ratio)
+        pixmap.setDevicePixelRatio(ratio)
+        painter = self.begin(pixmap)
+        try:
+            assert self.view is not None
+            self.view.paint(painter, self.drawing_rect(), state, self.options())
+        finally:
+            painter.end()
+        return pixmap
 
     def options(self) -> DrawOptions:
         """In cell mode a click picks a cell, not a move: no hover highlight of the circle a click would turn."""
@@ -110,6 +197,11 @@ class StateCanvas(_Canvas):
                 self.paint_message(painter)
             else:
                 self.view.paint(painter, self.drawing_rect(), self.state, self.options())
+                if self.marked:
+                    painter.drawPixmap(0, 0, self._hatch_overlay())
+                if self._before is not None:  # the old drawing fades out over the new one
+                    painter.setOpacity(1.0 - float(self._fade.currentValue() or 0.0))
+                    painter.drawPixmap(0, 0, self._before)
         finally:
             painter.end()
 
@@ -125,6 +217,8 @@ class StateCanvas(_Canvas):
                 self._dragged = True
                 self._press = pos
                 if self.view is not None and self.view.drag(delta.x(), delta.y()):
+                    self._hatch = None  # a 3D view turned: its cells moved on screen
+                    self.finish_animation()  # the old drawing shows the old orientation
                     self.update()
             return
         self._hover = (pos.x(), pos.y())

@@ -63,6 +63,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
 
         self._build_menus()
+        self.tasks.busy_changed.connect(self.play_tab.set_busy)
         self.document.puzzle_changed.connect(self._puzzle_changed)
         self.document.state_changed.connect(self.play_tab.state_changed)
         self.document.state_changed.connect(self._update_move_actions)
@@ -128,6 +129,12 @@ class MainWindow(QMainWindow):
         solved.setShortcut(QKeySequence("Ctrl+Shift+D"))
         solved.toggled.connect(self.play_tab.show_solved.setChecked)
         self.play_tab.show_solved.toggled.connect(solved.setChecked)
+        self.animate_action = view_menu.addAction("&Animate moves")
+        self.animate_action.setCheckable(True)
+        self.animate_action.setStatusTip("Turns and solution steps fade from the old position to the new one")
+        self.animate_action.toggled.connect(self._animate_toggled)
+        self.animate_action.setChecked(self.settings.value("animate_moves", True, type=bool))
+        self._animate_toggled(self.animate_action.isChecked())
 
         view_menu.addSeparator()
         self.undo_dock = QDockWidget("Undo history", self)
@@ -176,6 +183,12 @@ class MainWindow(QMainWindow):
         for tab in (self.fields_tab, self.colouring_tab, self.moves_tab, self.blockings_tab, self.play_tab):
             tab.puzzle_changed()
         self._build_move_shortcuts()
+
+    def _animate_toggled(self, on: bool) -> None:
+        self.settings.setValue("animate_moves", on)
+        self.play_tab.canvas.animate = on
+        if not on:
+            self.play_tab.canvas.finish_animation()
 
     def _update_title(self) -> None:
         self.setWindowModified(self.document.modified)

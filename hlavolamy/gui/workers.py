@@ -74,6 +74,8 @@ class TaskBar(QWidget):
     """Progress, message and Cancel for the running task; hidden while idle."""
 
     idle = pyqtSignal()
+    busy_changed = pyqtSignal(bool)
+    """True when a task starts, False when it ends (done, failed or cancelled): buttons that start jobs follow it."""
     task_failed = pyqtSignal(str)
     """Any task's failure message (besides the caller's own handler)."""
 
@@ -116,6 +118,7 @@ class TaskBar(QWidget):
         self.bar.setRange(0, 0)  # busy indicator until the job reports a fraction: an empty bar looks stuck
         self.cancel_button.setEnabled(True)
         self.setVisible(True)
+        self.busy_changed.emit(True)
         task.start()
         return task
 
@@ -136,6 +139,7 @@ class TaskBar(QWidget):
         if self.task is task:
             self.task = None
             self.setVisible(False)
+            self.busy_changed.emit(False)
             self.idle.emit()
         task.deleteLater()
 

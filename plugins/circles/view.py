@@ -203,10 +203,12 @@ class CirclesView(View):
         if options.hover is not None:
             hovered = circle_under(self.design, *frame.to_design(*options.hover))
             if hovered is not None:
+                # an outline with a soft halo, never a fill: a tint would change the cells' colours
                 glow = QColor("#ffd400" if options.dark else "#0a84ff")
-                veil = QColor(glow)
-                veil.setAlpha(45)
-                self._painter.circles(painter, frame, [hovered], pen(glow, 3.0), QBrush(veil))
+                halo = QColor(glow)
+                halo.setAlpha(70)
+                self._painter.circles(painter, frame, [hovered], pen(halo, 9.0))
+                self._painter.circles(painter, frame, [hovered], pen(glow, 3.0))
         if options.show_numbers:
             self._painter.labels(painter, frame, {r.id: (str(i), text_colour(fills[r.id])) for i, r in enumerate(cells)})
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PyQt6.QtCore import Qt, pyqtSignal
-from PyQt6.QtGui import QFontDatabase
+from PyQt6.QtGui import QFontDatabase, QShowEvent
 from PyQt6.QtWidgets import (
     QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
     QVBoxLayout, QWidget,
@@ -19,11 +19,14 @@ from PyQt6.QtWidgets import (
 from hlavolamy.core.progress import CancelToken, ProgressCallback
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import HlavolamyError
+from hlavolamy.gui.sequences import compact_text
 
 if TYPE_CHECKING:
     from hlavolamy.gui.window import MainWindow
 
 CELLS_ROLE = Qt.ItemDataRole.UserRole
+MAX_INFO_COLUMN = 72
+"""Widest a Length, Cells or Kind column of the macro list gets (pixels) in the narrow side panel."""
 
 
 INDEPENDENT_KEY = "gui.independent_moves"
@@ -103,18 +106,23 @@ class AnalysisPage(QWidget):
         self.report = QPlainTextEdit()
         self.report.setReadOnly(True)
         self.report.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.report.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.report.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # the side panel is narrow
         self.report.setPlaceholderText("The analysis report appears here")
         self.structure = QTreeWidget()
         self.structure.setHeaderLabels(["Orbit / block", "Cells"])
         self.structure.setToolTip("Select an orbit or a block to highlight its cells")
         self.structure.itemSelectionChanged.connect(self._highlight_selection)
+        self.structure.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.cycles = QTreeWidget()
         self.cycles.setHeaderLabels(["", "Length", "Cells", "Kind", "Sequence"])
         self.cycles.setRootIsDecorated(False)
         self.cycles.setToolTip("3-cycles move only three cells or pieces; independent moves act on one orbit "
                                "alone. Play plays one")
         self.cycles.itemSelectionChanged.connect(self._highlight_selection)
+        # long sequences are elided to the panel's width (the tooltip has them in full), never scrolled sideways
+        self.cycles.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.cycles.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.cycles.header().setStretchLastSection(True)
 
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.report)
@@ -144,7 +152,30 @@ class AnalysisPage(QWidget):
                           on_cancel=lambda: self.summary.setText("Analysis cancelled."),
                           on_failure=lambda message: self.summary.setText(f"Analysis failed: {message}"))
 
-    def show_result(self, puzzle: Puzzle, result: AnalysisResult) -> None:
+    def show_cached(self) -> bool:
+        """Show an analysis another job (a solve) already left in ``puzzle.cache``, without a new press.
+
+        True when a result is on the page afterwards.
+        """
+        from hlavolamy.analysis import cached_analysis
+
+        puzzle = self.app.document.puzzle
+        if self.result is not None or puzzle is None:
+            return self.result is not None
+        analysis = cached_analysis(puzzle)
+        if analysis is None:
+            return False
+        self.show_result(puzzle, AnalysisResult(analysis, analysis.to_json(), puzzle.cache.get(INDEPENDENT_KEY, [])),
+                         "Analysis shown from the solver's results")
+        if analysis.three_cycles is None or INDEPENDENT_KEY not in puzzle.cache:
+            self.summary.setText(f"{self.summary.text()} (Analyse lists all 3-cycles and independent moves)")
+        return True
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.show_cached()
+
+    def show_result(self, puzzle: Puzzle, result: AnalysisResult, status: str = "Analysis finished") -> None:
         if puzzle is not self.app.document.puzzle:
             return  # the puzzle was edited meanwhile: the result is for another puzzle
         self.result = result
@@ -158,13 +189,14 @@ class AnalysisPage(QWidget):
         self.summary.setText(f"{len(orbits)} orbits, {cycles} 3-cycles, {len(result.independent)} independent moves"
                              + (f", {int(order):,} positions{exact}" if order.isdigit() else ""))
         self.orbits_found.emit(orbits)
-        self.app.status("Analysis finished")
+        self.app.status(status)
 
     def _fill_structure(self, orbits: list[list[int]], blocks: list[list[list[int]]]) -> None:
         self.structure.clear()
         for k, cells in enumerate(orbits):
             item = QTreeWidgetItem([f"Orbit {k} ({len(cells)} cells)", _preview(cells)])
             item.setData(0, CELLS_ROLE, cells)
+            item.setToolTip(1, ", ".join(map(str, cells)))
             system = blocks[k] if k < len(blocks) else []
             if system and len(system[0]) > 1:
                 item.setText(0, f"Orbit {k} ({len(cells)} cells, {len(system)} blocks of {len(system[0])})")
@@ -174,23 +206,30 @@ class AnalysisPage(QWidget):
                     item.addChild(child)
             self.structure.addTopLevelItem(item)
         self.structure.resizeColumnToContents(0)
+        for item in (self.structure.topLevelItem(k) for k in range(self.structure.topLevelItemCount())):
+            if item is not None:
+                item.setToolTip(0, item.text(0))  # the column may be elided in a narrow panel
 
     def _fill_cycles(self, puzzle: Puzzle, macros: list[dict[str, Any]]) -> None:
         self.cycles.clear()
         for macro in macros:
             cells = [int(c) for c in macro["cells"]]
             text = str(macro["moves"])
-            item = QTreeWidgetItem(["", str(macro.get("length", "")), _preview(cells, 4), str(macro.get("kind", "")), text])
+            shown = compact_text(puzzle, puzzle.parse(text))
+            item = QTreeWidgetItem(["", str(macro.get("length", "")), _preview(cells, 4), str(macro.get("kind", "")), shown])
             item.setData(0, CELLS_ROLE, cells)
-            item.setToolTip(4, f"{text}\n{macro.get('length', '?')} moves, orbit {macro.get('orbit', '?')}")
+            about = f"{macro.get('length', '?')} moves, orbit {macro.get('orbit', '?')}, cells {', '.join(map(str, cells))}"
+            for column in range(1, 5):
+                item.setToolTip(column, f"{shown}\n{text}\n{about}" if shown != text else f"{text}\n{about}")
             self.cycles.addTopLevelItem(item)
             button = QToolButton()
             button.setText("Play")
             button.setToolTip("Play this 3-cycle on the puzzle")
             button.clicked.connect(lambda _=False, t=text: self.play_macro(t))
             self.cycles.setItemWidget(item, 0, button)
-        for column in range(1, 4):
+        for column in range(1, 4):  # narrow info columns (elided, full text in tooltips): the sequence needs the room
             self.cycles.resizeColumnToContents(column)
+            self.cycles.setColumnWidth(column, min(self.cycles.columnWidth(column), MAX_INFO_COLUMN))
         self.cycles.setColumnWidth(0, 56)
 
     def play_macro(self, text: str) -> None:

@@ -6,7 +6,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from PyQt6.QtCore import QTimer
+from PyQt6.QtCore import QTimer, pyqtSignal
 from PyQt6.QtWidgets import (
     QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
     QSpinBox, QStyle, QVBoxLayout, QWidget,
@@ -101,6 +101,9 @@ class SolutionPlayer:
 class SolvePage(QWidget):
     """Scramble (N moves or a random position, seeded) and solve, then step or apply."""
 
+    solved = pyqtSignal()
+    """A solution arrived (the solver may have cached the puzzle's analysis on the way)."""
+
     def __init__(self, app: MainWindow):
         super().__init__()
         self.app = app
@@ -108,6 +111,8 @@ class SolvePage(QWidget):
         self.off_path = False
         """The position is not on the player's path (a move was made beside it)."""
         self.summary = ""
+        self.busy = False
+        """A background job runs: Scramble, Random position and Solve wait for it."""
         self.orbits: list[list[int]] = []
         self.timer = QTimer(self)
         self.timer.setInterval(STEP_INTERVAL_MS)
@@ -242,10 +247,16 @@ class SolvePage(QWidget):
                                            "or solve again.")
         self._update_steps()
 
+    def set_busy(self, busy: bool) -> None:
+        self.busy = busy
+        self.scramble_button.setEnabled(not busy)
+        self.random_button.setEnabled(not busy)
+        self._mode_changed()
+
     def _mode_changed(self) -> None:
         needs_orbit = self.mode.currentData() != "whole"
         self.orbit.setEnabled(needs_orbit and bool(self.orbits))
-        self.solve_button.setEnabled(not needs_orbit or bool(self.orbits))
+        self.solve_button.setEnabled(not self.busy and (not needs_orbit or bool(self.orbits)))
         self.solve_button.setToolTip("Analyse the puzzle first to choose an orbit" if needs_orbit and not self.orbits
                                      else "Find a sequence that solves the current position (in the background)")
 
@@ -330,6 +341,7 @@ class SolvePage(QWidget):
         self.summary = f"{solution.length} moves, {solution.time:.2f} s, strategy {solution.strategy}, {verified}"
         self.state_changed()
         self.app.status(f"Solved in {solution.length} moves")
+        self.solved.emit()
         self._update_steps()
         if not turns:
             self.solution_text.setPlainText("(already solved)")

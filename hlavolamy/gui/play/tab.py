@@ -64,6 +64,7 @@ class PlayTab(QWidget):
         self.analysis_page = AnalysisPage(app)
         self.position_page = PositionPage(app)
         self.analysis_page.orbits_found.connect(self.solve_page.set_orbits)
+        self.solve_page.solved.connect(self.analysis_page.show_cached)
         self.side = QTabWidget()
         for page, title, tip in (
             (self.moves_page, "Moves", "Move buttons, sequences and the move history"),
@@ -103,7 +104,7 @@ class PlayTab(QWidget):
     def state_changed(self) -> None:
         document = self.app.document
         state = document.state
-        self.canvas.set_state(self.override or state)
+        self.canvas.set_state(self.override or state, animate=self.override is None)
         self.moves_page.refresh(state, document.history)
         self.solve_page.state_changed()
         if state is None:
@@ -117,6 +118,11 @@ class PlayTab(QWidget):
         for canvas in (self.canvas, self.solved_canvas):
             canvas.show_numbers = on
             canvas.update()
+
+    def set_busy(self, busy: bool) -> None:
+        """A background job runs: the buttons that start another one are off until it ends (Cancel stays on)."""
+        self.solve_page.set_busy(busy)
+        self.analysis_page.analyse_button.setEnabled(not busy)
 
     def set_highlight(self, cells: frozenset[int]) -> None:
         self.canvas.highlight = cells

@@ -34,10 +34,10 @@ class BlockingsTab(QWidget):
         self.canvas = StateCanvas()
         self.canvas.cell_mode = True
         self.canvas.show_numbers = True
-        self.canvas.setToolTip("Click cells to select or unselect them")
+        self.canvas.setToolTip("Click cells to select or unselect them; hatched cells are already fused")
         self.canvas.cell_clicked.connect(self.toggle)
         self.list = QListWidget()
-        self.list.setToolTip("Fused sets; select one to see its cells")
+        self.list.setToolTip("Fused sets (hatched on the drawing); select one to outline its cells")
         self.list.itemSelectionChanged.connect(self._show_selected_blocking)
         self.selection_label = QLabel()
         self.selection_label.setWordWrap(True)
@@ -68,6 +68,7 @@ class BlockingsTab(QWidget):
         self.canvas.set_view(make_view(document.geometry, puzzle) if puzzle else None,
                              State.solved(puzzle) if puzzle else None)
         self.list.clear()
+        self.canvas.marked = frozenset().union(*puzzle.blockings) if puzzle is not None else frozenset()
         if puzzle is not None:
             for k, fused in enumerate(puzzle.blockings):
                 item = QListWidgetItem(f"{k}: cells {', '.join(map(str, sorted(fused)))}")
