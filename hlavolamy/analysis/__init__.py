@@ -10,7 +10,6 @@ share the result.
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass
 from math import lcm
 from typing import Any
@@ -129,15 +128,17 @@ def _move_info(puzzle: Puzzle) -> list[MoveInfo]:
     return out
 
 
-def _three_cycles(puzzle: Puzzle, cancel: CancelToken | None) -> list[dict[str, Any]] | None:
-    """The solver helper's 3-cycle library as JSON, when that module is present."""
-    if importlib.util.find_spec("hlavolamy.analysis.commutators") is None:
-        return None
+LIBRARY_SECONDS = 10.0
+"""Time budget of the 3-cycle library in a report (the solver asks for its complete library separately)."""
+
+
+def _three_cycles(puzzle: Puzzle, cancel: CancelToken | None) -> list[dict[str, Any]]:
+    """The 3-cycle library (:mod:`~hlavolamy.analysis.commutators`) as JSON, within :data:`LIBRARY_SECONDS`."""
     from hlavolamy.analysis.commutators import three_cycle_library
 
     return [{"moves": puzzle.format(m.turns), "length": puzzle.length(m.turns), "cells": list(m.cells),
              "kind": m.kind, "orbit": m.orbit}
-            for m in three_cycle_library(puzzle, cancel=cancel)]
+            for m in three_cycle_library(puzzle, time_budget=LIBRARY_SECONDS, cancel=cancel)]
 
 
 def analyse(puzzle: Puzzle, *, three_cycles: bool = True, progress: ProgressCallback | None = None,
@@ -160,10 +161,9 @@ def analyse(puzzle: Puzzle, *, three_cycles: bool = True, progress: ProgressCall
     if three_cycles:
         report(progress, 0.7, "3-cycles")
         library = _three_cycles(puzzle, cancel)
-        if library is not None:
-            cached = Analysis(cached.name, cached.n_cells, cached.moves, cached.structure, cached.invariants,
-                              cached.order, library)
-            puzzle.cache["analysis"] = cached
+        cached = Analysis(cached.name, cached.n_cells, cached.moves, cached.structure, cached.invariants,
+                          cached.order, library)
+        puzzle.cache["analysis"] = cached
     report(progress, 1.0, "done")
     return cached
 

@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ import numpy as np
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
 from hlavolamy.analysis.independent import Word, cell_groups, independent_moves, short_words
+from hlavolamy.analysis.memo import moves_key
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
@@ -38,13 +38,13 @@ LIBRARY_KINDS = ("3-cycle", "piece 3-cycle", "twist", "double transposition")
 _KEEP_PER_KIND = 12
 """Macros of one kind kept per group: several, so each solving step can use the cheapest."""
 _BATCH_CELLS = 1_000_000
+"""Most commutator cells (pairs x cells) computed in one numpy batch."""
 _LOCAL_SECONDS = 10.0
 """Time for the local search of one group of orbits that the global search left without 3-cycles."""
 _PAIR_CELLS = 12_000_000
 """Work per commutator stage: pairs tried x cells."""
 _MAX_PAIRS = 150_000
 """Most pairs per stage however small the puzzle (pairs cost Python time too)."""
-"""Most commutator cells (pairs x cells) computed in one numpy batch."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,8 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     """Every kept small-support macro, library kinds and ``"other"``, shortest first (cached per puzzle).
 
     The global stages share ``time_budget``; groups left without 3-cycles then
-    get a local search each (:data:`_LOCAL_SECONDS`) until three budgets have
-    passed — or every one of them with ``complete`` (what the solver needs).
+    get a local search each (:data:`_LOCAL_SECONDS`) while the budget lasts —
+    or every one of them with ``complete`` (what the solver needs), however long.
     """
     keys = ["analysis.commutators.complete"] + ([] if complete else ["analysis.commutators"])
     for key in keys:
@@ -110,7 +110,7 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     have = {(m.kind, int(group_of[m.cells[0]])) for m in result}
     for g, po in enumerate(structure.piece_orbits):
         if ("3-cycle", g) not in have and ("piece 3-cycle", g) not in have:
-            if not complete and time.monotonic() > until(3.0):
+            if not complete and time.monotonic() > until(1.0):
                 searched_all = False
                 continue
             pool.add_local(g, po.piece_size, time.monotonic() + _LOCAL_SECONDS, cancel)
@@ -127,14 +127,6 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
 
 _BY_MOVES: dict[str, list[Macro]] = {}
 """Libraries of recent puzzles by their moves alone: recolourings (Santa cases) share them."""
-
-
-def moves_key(puzzle: Puzzle) -> str:
-    """A hash of the move names and permutations (not the colours)."""
-    h = hashlib.sha1()
-    for name, m in puzzle.moves.items():
-        h.update(name.encode() + b"\0" + m.tobytes())
-    return h.hexdigest()
 
 
 def remember_recent(store: dict, key: str, value: object, keep: int = 4) -> None:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hlavolamy.analysis.commutators import remember_recent, moves_key, small_support_macros
+from hlavolamy.analysis.commutators import remember_recent, small_support_macros
+from hlavolamy.analysis.memo import moves_key
 from hlavolamy.analysis.independent import cell_groups
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
