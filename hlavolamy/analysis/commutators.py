@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -202,8 +202,42 @@ def _prime_factors(n: int) -> set[int]:
     return out
 
 
+@dataclass(frozen=True)
+class _Small:
+    """A pool entry: a word whose permutation is kept sparse (moved cells and their sources).
+
+    A big cube's pool holds hundreds of thousands of small-support elements;
+    full permutations of 6,534 cells each would take gigabytes.
+    """
+
+    turns: list[Turn]
+    support: np.ndarray
+    images: np.ndarray
+    n: int
+    groups: tuple[int, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.turns)
+
+    @property
+    def perm(self) -> np.ndarray:
+        perm = np.arange(self.n)
+        perm[self.support] = self.images
+        perm.flags.writeable = False
+        return perm
+
+
+def _sparse(word: Word | _Small) -> tuple[np.ndarray, np.ndarray]:
+    """(moved cells, the cells they take their content from) of a word."""
+    if isinstance(word, _Small):
+        return word.support, word.images
+    support = np.flatnonzero(word.perm != np.arange(word.perm.size))
+    return support, word.perm[support]
+
+
 class _Pool:
-    """Small-support elements seen so far: the shortest word per permutation."""
+    """Small-support elements seen so far: the shortest word per permutation, stored sparse."""
 
     def __init__(self, puzzle: Puzzle, structure: PieceStructure, group_of: np.ndarray):
         self.puzzle = puzzle
@@ -211,27 +245,42 @@ class _Pool:
         self.group_of = group_of
         self.max_piece = max((po.piece_size for po in structure.piece_orbits), default=1)
         self.max_support = min(max(8, 4 * self.max_piece), max(3, puzzle.n_cells // 2))
-        self.best: dict[bytes, Word] = {}
+        self.best: dict[bytes, _Small] = {}
+        self.by_group: dict[int, set[bytes]] = {}
+        """Keys of the elements moving one group only, per group."""
         self.orbit_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
         for i, o in enumerate(structure.orbits):
             self.orbit_of[list(o)] = i
 
     def add(self, word: Word) -> bool:
         """Keep ``word`` if its support is small and it is the shortest for its permutation; True if new."""
-        size = int(np.count_nonzero(word.perm != np.arange(word.perm.size)))
-        if not 0 < size <= self.max_support:
+        support, images = _sparse(word)
+        if not 0 < support.size <= self.max_support:
             return False
-        return self._offer(word.perm, word.length, lambda: word)
+        return self._offer(support, images, word.length, lambda: list(word.turns)) is not None
 
-    def _offer(self, perm: np.ndarray, length: int, make) -> bool:
-        key = perm.tobytes()
+    def _offer(self, support: np.ndarray, images: np.ndarray, length: int,
+               turns: Callable[[], list[Turn]]) -> _Small | None:
+        """Store the element if it is new or shorter than the stored word; the entry if it is new.
+
+        ``turns`` makes the word only when it is kept (most candidates are not).
+        """
+        support, images = support.astype(np.int32), images.astype(np.int32)
+        key = support.tobytes() + images.tobytes()
         old = self.best.get(key)
-        if old is None or old.length > length:
-            self.best[key] = make()
-            return old is None
-        return False
+        if old is not None and old.length <= length:
+            return None
+        groups = old.groups if old is not None else _groups(self.group_of[support])
+        entry = self.best[key] = _Small(turns(), support, images, self.puzzle.n_cells, groups)
+        if len(groups) == 1:
+            self.by_group.setdefault(groups[0], set()).add(key)
+        return entry if old is None else None
 
-    def add_dense(self, words: Sequence[Word], deadline: float, cancel: CancelToken | None) -> list[Word]:
+    def of_group(self, g: int) -> list[_Small]:
+        """Elements moving group ``g`` only, shortest first."""
+        return sorted((self.best[k] for k in self.by_group.get(g, ())), key=lambda w: w.length)
+
+    def add_dense(self, words: Sequence[Word | _Small], deadline: float, cancel: CancelToken | None) -> list[_Small]:
         """Commutators of every pair of the shortest words, however much they overlap.
 
         Nearly commuting words (two neighbouring half-turns of a globe) overlap
@@ -258,22 +307,25 @@ class _Pool:
         small.sort(key=lambda w: w.length)
         self.add_commutators(small[:200], words[:300], deadline, cancel, max_overlap=piece_size,
                              pair_cells=5 * _PAIR_CELLS)
-        if not any(self._groups_of(w) == (g,) for w in self.best.values()):
+        if not self.by_group.get(g):
             self.add_commutators(_prime_powers(_power_sources(words)), words[:300], deadline, cancel)
 
-    def add_commutators(self, left: Sequence[Word], right: Sequence[Word], deadline: float,
+    def add_commutators(self, left: Sequence[Word | _Small], right: Sequence[Word | _Small], deadline: float,
                         cancel: CancelToken | None, max_overlap: int | None = None,
-                        pair_cells: int = _PAIR_CELLS) -> list[Word]:
+                        pair_cells: int = _PAIR_CELLS) -> list[_Small]:
         """Commutators ``[a, b]`` of pairs whose supports meet in at most two pieces; the new small ones.
 
         The cheapest :data:`_PAIR_CELLS` / n pairs are tried (a fixed amount
         of work, so the library does not depend on the machine's load), unless
-        ``deadline`` comes first.
+        ``deadline`` comes first. They are computed on the cells the words
+        move (:class:`_Local`): a few hundred of a big cube's thousands when
+        the words turn a few slices.
         """
         if not left or not right:
             return []
-        a_sup = np.stack([w.perm != np.arange(w.perm.size) for w in left]).astype(np.float32)
-        b_sup = a_sup if left is right else np.stack([w.perm != np.arange(w.perm.size) for w in right]).astype(np.float32)
+        local = _Local(left, right, self.puzzle.n_cells)
+        a_sup = local.moved(local.left)
+        b_sup = a_sup if left is right else local.moved(local.right)
         overlap = (a_sup @ b_sup.T).astype(np.int64)
         ia, ib = np.nonzero((overlap >= 1) & (overlap <= (max_overlap or 2 * self.max_piece)))
         if left is right:
@@ -281,10 +333,10 @@ class _Pool:
             ia, ib = ia[keep], ib[keep]
         cost = np.array([w.length for w in left])[ia] + np.array([w.length for w in right])[ib]
         order = np.lexsort((overlap[ia, ib], cost))
-        n = self.puzzle.n_cells
-        cap = min(_MAX_PAIRS, pair_cells // n)
+        cap = min(_MAX_PAIRS, pair_cells // self.puzzle.n_cells)
         ia, ib = ia[order][:cap], ib[order][:cap]
-        batch = max(1, _BATCH_CELLS // n)
+        m = local.cols.size
+        batch = max(1, _BATCH_CELLS // max(m, 1))
         found = []
         for start in range(0, ia.size, batch):
             if time.monotonic() > deadline:
@@ -292,15 +344,16 @@ class _Pool:
             if cancel is not None:
                 cancel.check()
             sa, sb = ia[start:start + batch], ib[start:start + batch]
-            a = np.stack([left[i].perm for i in sa])
-            b = np.stack([right[i].perm for i in sb])
-            comm = _commutators(a, b)
-            sizes = (comm != np.arange(n)).sum(1)
+            comm = _commutators(local.left[sa], local.right[sb], local.left_inv[sa], local.right_inv[sb])
+            moved = comm != np.arange(m)
+            sizes = moved.sum(1)
             for k in np.flatnonzero((sizes > 0) & (sizes <= self.max_support)):
                 wa, wb = left[sa[k]], right[sb[k]]
-                perm = comm[k].copy()
-                if self._offer(perm, 2 * (wa.length + wb.length), lambda: _commutator_word(wa, wb, perm)):
-                    found.append(self.best[perm.tobytes()])
+                at = np.flatnonzero(moved[k])
+                entry = self._offer(local.cols[at], local.cols[comm[k, at]], 2 * (wa.length + wb.length),
+                                    lambda: wa.turns + wb.turns + invert(wa.turns) + invert(wb.turns))
+                if entry is not None:
+                    found.append(entry)
         return found
 
     def add_twists(self, setups: Sequence[Word], have: set[tuple[str, int]], cancel: CancelToken | None) -> bool:
@@ -317,14 +370,14 @@ class _Pool:
         for g, po in enumerate(self.structure.piece_orbits):
             if po.piece_size == 1 or ("piece 3-cycle", g) not in have:
                 continue
-            cycles = [w for w in sorted(self.best.values(), key=lambda w: w.length)
-                      if self._groups_of(w) == (g,) and _kind(po, w.perm) == "piece 3-cycle"][:_KEEP_PER_KIND]
+            cycles = [w for w in self.of_group(g) if _kind(po, w.perm) == "piece 3-cycle"][:_KEEP_PER_KIND]
             by_slots: dict[bytes, list[tuple[bytes, Word]]] = {}
             for x in cycles:
-                for a in [Word([], np.arange(x.perm.size))] + list(setups):
+                x_perm = x.perm
+                for a in [Word([], np.arange(x_perm.size))] + list(setups):
                     if cancel is not None:
                         cancel.check()
-                    conj = a.perm[x.perm[P.inverse(a.perm)]]
+                    conj = a.perm[x_perm[P.inverse(a.perm)]]
                     slots, turns = _locate(po, conj)
                     word = Word(a.turns + x.turns + invert(a.turns), conj)
                     by_slots.setdefault(slots.tobytes(), []).append((turns.tobytes(), word))
@@ -336,34 +389,57 @@ class _Pool:
                         break
         return added
 
-    def _groups_of(self, w: Word) -> tuple[int, ...]:
-        groups = self.group_of[w.perm != np.arange(w.perm.size)]
-        first = groups[0]
-        return (int(first),) if np.all(groups == first) else tuple(np.unique(groups).tolist())
-
     def kept(self) -> list[Macro]:
-        """Classified macros: per (groups, kind, support size) the shortest few, shortest first overall.
-
-        """
+        """Classified macros: per (groups, kind, support size) the shortest few, shortest first overall."""
         count: dict[tuple[tuple[int, ...], str, int], int] = {}
         out = []
         for w in sorted(self.best.values(), key=lambda w: w.length):
-            groups = self._groups_of(w)
+            if len(w.groups) > 1 and count.get((w.groups, "other", w.support.size), 0) >= _KEEP_PER_KIND:
+                continue
             m = self._classify(w)
-            k = (groups, m.kind, len(m.cells))
+            k = (w.groups, m.kind, len(m.cells))
             if count.get(k, 0) < _KEEP_PER_KIND:
                 count[k] = count.get(k, 0) + 1
                 out.append(m)
         return out
 
-    def _classify(self, word: Word) -> Macro:
-        cells = tuple(P.support(word.perm).tolist())
-        orbit = int(self.orbit_of[list(cells)].min())
-        groups = {int(self.group_of[c]) for c in cells}
+    def _classify(self, word: _Small) -> Macro:
+        cells = tuple(word.support.tolist())
+        orbit = int(self.orbit_of[word.support].min())
         kind = "other"
-        if len(groups) == 1:
-            kind = _kind(self.structure.piece_orbits[groups.pop()], word.perm)
+        if len(word.groups) == 1:
+            kind = _kind(self.structure.piece_orbits[word.groups[0]], word.perm)
         return Macro(word.turns, cells, kind, orbit)
+
+
+def _groups(of_cells: np.ndarray) -> tuple[int, ...]:
+    """The sorted distinct groups of some cells (usually one)."""
+    first = int(of_cells[0])
+    return (first,) if np.all(of_cells == first) else tuple(sorted(set(of_cells.tolist())))
+
+
+class _Local:
+    """Words as permutations of only the cells some of them move (the rest are fixed by all)."""
+
+    def __init__(self, left: Sequence[Word | _Small], right: Sequence[Word | _Small], n: int):
+        sparse_left = [_sparse(w) for w in left]
+        sparse_right = sparse_left if right is left else [_sparse(w) for w in right]
+        self.cols = np.unique(np.concatenate([s for s, _ in sparse_left + sparse_right]))
+        self.pos = np.full(n, -1, dtype=np.int64)
+        self.pos[self.cols] = np.arange(self.cols.size)
+        self.left = self._stack(sparse_left)
+        self.right = self.left if right is left else self._stack(sparse_right)
+        self.left_inv = _row_inverses(self.left)
+        self.right_inv = self.left_inv if right is left else _row_inverses(self.right)
+
+    def _stack(self, sparse: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+        out = np.tile(np.arange(self.cols.size, dtype=np.int32), (len(sparse), 1))
+        for row, (support, images) in zip(out, sparse):
+            row[self.pos[support]] = self.pos[images]
+        return out
+
+    def moved(self, perms: np.ndarray) -> np.ndarray:
+        return (perms != np.arange(self.cols.size)).astype(np.float32)
 
 
 def _commutator_word(a: Word, b: Word, perm: np.ndarray) -> Word:
@@ -371,16 +447,30 @@ def _commutator_word(a: Word, b: Word, perm: np.ndarray) -> Word:
     return Word(a.turns + b.turns + invert(a.turns) + invert(b.turns), perm)
 
 
-def _commutators(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise ``a b a' b'`` (apply a, then b, then their inverses)."""
-    rows = np.arange(a.shape[1])
-    a_inv = np.empty_like(a)
-    b_inv = np.empty_like(b)
-    np.put_along_axis(a_inv, a, np.broadcast_to(rows, a.shape), axis=1)
-    np.put_along_axis(b_inv, b, np.broadcast_to(rows, b.shape), axis=1)
-    out = np.take_along_axis(a, b, axis=1)
-    out = np.take_along_axis(out, a_inv, axis=1)
-    return np.take_along_axis(out, b_inv, axis=1)
+def _commutators(a: np.ndarray, b: np.ndarray, a_inv: np.ndarray | None = None,
+                 b_inv: np.ndarray | None = None) -> np.ndarray:
+    """Row-wise ``a b a' b'`` (apply a, then b, then their inverses); pass the inverses when known.
+
+    Rows are composed by gathers on the flattened arrays with row offsets,
+    which numpy does faster than two-dimensional fancy indexing.
+    """
+    a_inv = _row_inverses(a) if a_inv is None else a_inv
+    b_inv = _row_inverses(b) if b_inv is None else b_inv
+    rows, width = a.shape
+    offset = (np.arange(rows, dtype=a.dtype) * width)[:, None]
+
+    def then(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        return np.take(x.ravel(), y + offset)
+
+    return then(then(then(a, b), a_inv), b_inv)
+
+
+def _row_inverses(perms: np.ndarray) -> np.ndarray:
+    """Row-wise inverse permutations."""
+    out = np.empty_like(perms)
+    rows = np.arange(perms.shape[0])[:, None]
+    out[rows, perms] = np.arange(perms.shape[1], dtype=perms.dtype)
+    return out
 
 
 def _locate(po: PieceOrbit, perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 from dataclasses import dataclass
 from math import lcm
 
@@ -128,11 +129,11 @@ def _powers_fixing_outside(word: Word, group_of: np.ndarray) -> Iterator[tuple[i
         by_group.setdefault(int(group_of[c[0]]), []).append(c)
     if len(by_group) < 2:
         return
-    for group, inside in by_group.items():
-        k = 1
-        for other, cs in by_group.items():
-            if other != group:
-                k = lcm(k, *(len(c) for c in cs))
+    own = [lcm(*(len(c) for c in cs)) for cs in by_group.values()]
+    before = list(accumulate([1] + own[:-1], lcm))
+    after = list(accumulate([1] + own[:0:-1], lcm))[::-1]
+    for (group, inside), b, a in zip(by_group.items(), before, after):
+        k = lcm(b, a)  # the lcm of every other group's cycle lengths
         moved = [c for c in inside if k % len(c)]
         if moved:
             yield k, np.array(sorted(x for c in moved for x in c))

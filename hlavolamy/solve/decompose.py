@@ -1,8 +1,10 @@
 """The "commutators" strategy: the thesis's Algorithm 1 generalised.
 
 1. Phase 0 (:mod:`~hlavolamy.solve.quotient`): plain moves fix what no
-   macro changes — groups of orbits without a macro of their own or so small
-   that a search is cheaper (a 3x3x3's centres), and the parities.
+   macro changes — groups of orbits without a 3-cycle of their own or so
+   small that a search is cheaper (a 3x3x3's centres), and the parities; by
+   breadth-first search, linear algebra, or a stabiliser chain of that
+   quotient when it is too big to search.
 2. Each remaining group of lockstep orbits (one piece orbit) is solved by
    conjugated macros that move only that group
    (:mod:`~hlavolamy.solve.greedy`), so solved groups stay solved.
@@ -25,7 +27,8 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import HlavolamyError
 from hlavolamy.solve.greedy import ALL_CANDIDATES, MAX_CANDIDATES, GroupTable, build_table, solve_group
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient, fix_parities_linear
+from hlavolamy.solve.chain import ChainTooLarge
+from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient, chain_quotient, fix_parities_linear
 
 LIBRARY_SECONDS = 120.0
 """Safety limit for the macro search; its fixed work caps normally end it first, so a
@@ -66,10 +69,11 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
     tables: list[GroupTable | None] = []
     frozen = []
     per_group = max(2_000, min(MAX_CANDIDATES, ALL_CANDIDATES // max(1, len(groups))))
+    cycled = {int(group_of[m.cells[0]]) for m in macros if m.kind in ("3-cycle", "piece 3-cycle")}
     for g, cells in enumerate(groups):
         own = [m.turns for m in macros if all(group_of[c] == g for c in m.cells)]
         table = (build_table(puzzle, cells, own, max_candidates=per_group, cancel=cancel)
-                 if own and cells.size > SMALL_GROUP else None)
+                 if own and cells.size > SMALL_GROUP and g in cycled else None)
         tables.append(table)
         if table is None:
             frozen.append(cells)
@@ -81,18 +85,33 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
 
 
 def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None = None) -> None:
-    """Fix the frozen cells and (exact positions) the invariant vector with plain moves."""
+    """Fix the frozen cells and (exact positions) the invariant vector with plain moves.
+
+    Shortest first: one breadth-first search over both; else the frozen cells
+    by search and the parities by linear algebra; else (exact positions) a
+    stabiliser chain of the quotient (:func:`~hlavolamy.solve.quotient.chain_quotient`).
+    """
     try:
         problem.play(bfs_quotient(problem, frozen, problem.exact, cancel=cancel))
         return
     except QuotientTooBig:
         pass
     try:
-        problem.play(bfs_quotient(problem, frozen, False, cancel=cancel))
-    except QuotientTooBig:
-        raise Stuck(f"{frozen.size} cells have no macro of their own and are too many to search") from None
-    if problem.exact:
-        problem.play(fix_parities_linear(problem, frozen))
+        fix = bfs_quotient(problem, frozen, False, cancel=cancel)
+        trial = problem.fork()
+        trial.play(fix)
+        if problem.exact:
+            fix += fix_parities_linear(trial, frozen)
+        problem.play(fix)
+        return
+    except (QuotientTooBig, ValueError) as exc:
+        reason = str(exc)
+    if not problem.exact:
+        raise Stuck(f"{frozen.size} cells have no macro of their own and are too many to search ({reason})")
+    try:
+        problem.play(chain_quotient(problem, frozen, cancel=cancel))
+    except ChainTooLarge as exc:
+        raise Stuck(f"{frozen.size} cells have no macro of their own; {exc}") from None
 
 
 def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,

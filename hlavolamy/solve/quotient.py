@@ -8,7 +8,7 @@ positions — the invariant vector of :mod:`hlavolamy.analysis.invariants`.
 Both are images of homomorphisms, so a breadth-first search over the pairs
 (frozen labels, vector) with single moves finds a shortest fix. When that
 space is too big (a big cube has hundreds of parity bits), the frozen cells
-are fixed first and the parities then by linear algebra over GF(2) on the
+are fixed first and the parities then by linear algebra over GF(p) on the
 moves that leave frozen cells alone.
 """
 
@@ -23,7 +23,7 @@ from hlavolamy.analysis.independent import generators
 from hlavolamy.analysis.invariants import CELL_PARITY, invariants, vectors
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.turns import Turn
+from hlavolamy.core.turns import Turn, reduce_power
 from hlavolamy.solve.problem import Problem
 
 MAX_NODES = 300_000
@@ -131,52 +131,126 @@ def _path(parent: dict[bytes, tuple[bytes | None, int]], k: bytes, gens: Sequenc
 
 
 def fix_parities_linear(problem: Problem, frozen: np.ndarray) -> list[Turn]:
-    """Moves leaving ``frozen`` alone whose vectors sum to minus the state's, by elimination over GF(2).
+    """Moves leaving ``frozen`` alone that bring the invariant vector to zero, by elimination over GF(p).
 
-    Only for invariants that are all mod 2; raises ValueError otherwise or when no combination exists.
+    Components are grouped by modulus. A modulus no move changes must already
+    be zero. Every other modulus must be a prime coprime to the rest: its
+    components are solved over GF(p) with powers ``g^e`` of the moves, where
+    ``e`` is 1 mod p and 0 mod every other modulus (Chinese remainders), so
+    fixing one prime's parities leaves the others' alone. Raises ValueError
+    when the moduli do not allow that or no combination exists.
     """
     puzzle = problem.puzzle
     mod = _moduli(puzzle)
-    if np.any(mod != 2):
-        raise ValueError("linear parity fixing needs every invariant mod 2")
-    target = invariant_vector(puzzle, problem.labels) % 2
+    target = invariant_vector(puzzle, problem.labels)
     if not target.any():
         return []
     frozen_mask = np.zeros(puzzle.n_cells, dtype=bool)
     frozen_mask[frozen] = True
-    gens = [Turn(name, 1) for name in puzzle.moves
-            if not np.any(frozen_mask & (puzzle.moves[name] != np.arange(puzzle.n_cells)))]
-    choice = _gf2_solve(_turn_vectors(puzzle, gens) % 2, target)
-    if choice is None:
-        raise ValueError("no combination of moves fixes the parities")
-    return [gens[i] for i in choice]
+    names = [name for name in puzzle.moves
+             if not np.any(frozen_mask & (puzzle.moves[name] != np.arange(puzzle.n_cells)))]
+    vecs = _turn_vectors(puzzle, [Turn(name, 1) for name in names])
+    live = sorted({int(m) for m in mod[np.any(vecs % mod != 0, axis=0)]})
+    if np.any(target[~np.isin(mod, live)]):
+        raise ValueError("an invariant that no move changes is off its solved value")
+    lcm = int(np.lcm.reduce(live)) if live else 1
+    out: list[Turn] = []
+    for p in live:
+        rest = lcm // p
+        if not _is_prime(p) or rest % p == 0:
+            raise ValueError(f"linear parity fixing needs prime, pairwise coprime moduli, got {live}")
+        cols = mod == p
+        choice = _gfp_solve(vecs[:, cols] % p, (-target[cols]) % p, p)
+        if choice is None:
+            raise ValueError("no combination of moves fixes the parities")
+        e = rest * pow(rest, -1, p)
+        for i, c in enumerate(choice):
+            power = reduce_power(puzzle, names[i], e * int(c))
+            if power:
+                out.append(Turn(names[i], power))
+    return out
 
 
-def _gf2_solve(rows: np.ndarray, target: np.ndarray) -> list[int] | None:
-    """Indices of rows summing to ``target`` over GF(2), by Gaussian elimination with row tracking."""
-    m = rows.shape[0]
-    mat = np.concatenate([rows.astype(np.uint8) % 2, np.eye(m, dtype=np.uint8)], axis=1)
-    ncol = rows.shape[1]
-    pivots: list[tuple[int, int]] = []
+def _is_prime(n: int) -> bool:
+    return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
+
+
+def _gfp_solve(rows: np.ndarray, target: np.ndarray, p: int) -> np.ndarray | None:
+    """Coefficients ``c`` (0..p-1, one per row) with ``c @ rows == target`` mod prime ``p``; None if none.
+
+    Gaussian elimination on the transposed system ``rows.T c = target``.
+
+    >>> _gfp_solve(np.array([[1, 0], [1, 1]]), np.array([0, 1]), 2).tolist()
+    [1, 1]
+    """
+    a = np.concatenate([rows.T.astype(np.int64) % p, (target.astype(np.int64) % p)[:, None]], axis=1)
+    nrow, nvar = a.shape[0], rows.shape[0]
+    pivots: list[int] = []
     r = 0
-    for c in range(ncol):
-        hit = np.flatnonzero(mat[r:, c]) + r
+    for c in range(nvar):
+        hit = np.flatnonzero(a[r:, c]) + r
         if hit.size == 0:
             continue
-        mat[[r, hit[0]]] = mat[[hit[0], r]]
-        others = np.flatnonzero(mat[:, c])
+        a[[r, hit[0]]] = a[[hit[0], r]]
+        a[r] = (a[r] * pow(int(a[r, c]), -1, p)) % p
+        others = np.flatnonzero(a[:, c])
         others = others[others != r]
-        mat[others] ^= mat[r]
-        pivots.append((r, c))
+        a[others] = (a[others] - np.outer(a[others, c], a[r])) % p
+        pivots.append(c)
         r += 1
-        if r == m:
+        if r == nrow:
             break
-    residual = target.astype(np.uint8) % 2
-    combo = np.zeros(m, dtype=np.uint8)
-    for row, c in pivots:
-        if residual[c]:
-            residual ^= mat[row, :ncol]
-            combo ^= mat[row, ncol:]
-    if residual.any():
+    if np.any(a[r:, -1]):
         return None
-    return np.flatnonzero(combo).tolist()
+    coeff = np.zeros(nvar, dtype=np.int64)
+    for row, c in enumerate(pivots):
+        coeff[c] = a[row, -1]
+    return coeff
+
+
+def chain_quotient(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None = None) -> list[Turn]:
+    """Turns fixing the frozen cells and the invariant vector together, from a stabiliser chain of their action.
+
+    For when the quotient is too big to search (a 5x5x5 turned by faces and
+    second layers only has no macro for its midges: 12 pieces moving like a
+    3x3x3's edges). The moves act on the frozen cells and, through the
+    invariant vector, on one cycle of ``m`` points per component mod ``m``;
+    that permutation group (:func:`quotient_puzzle`) gets a stabiliser chain
+    (:mod:`~hlavolamy.solve.chain`) whose sift spells the fix. Exact positions
+    only. Raises :class:`~hlavolamy.solve.chain.ChainTooLarge` when even
+    the quotient is too big for a chain.
+    """
+    from hlavolamy.solve.chain import chain_solve
+
+    quotient = quotient_puzzle(problem.puzzle, frozen)
+    return chain_solve(quotient, _quotient_position(problem, frozen), cancel=cancel)
+
+
+def quotient_puzzle(puzzle: Puzzle, frozen: np.ndarray) -> Puzzle:
+    """The moves' action on ``frozen`` (a union of orbits) and on the invariant vector, as a puzzle of its own.
+
+    Cached on ``puzzle``, so the chain built for it is found again.
+    """
+    key = f"solve.quotient_puzzle.{hash(frozen.tobytes())}"
+    if key not in puzzle.cache:
+        vecs = _turn_vectors(puzzle, [Turn(name, 1) for name in puzzle.moves])
+        moves = {name: _on_quotient(puzzle, frozen, move, vec) for (name, move), vec in zip(puzzle.moves.items(), vecs)}
+        n = frozen.size + int(_moduli(puzzle).sum())
+        puzzle.cache[key] = Puzzle([str(i) for i in range(n)], moves, name=f"{puzzle.name} (quotient)")
+    return puzzle.cache[key]
+
+
+def _quotient_position(problem: Problem, frozen: np.ndarray) -> np.ndarray:
+    """An exact position as a permutation of the quotient's points."""
+    vec = invariant_vector(problem.puzzle, problem.labels)
+    return _on_quotient(problem.puzzle, frozen, problem.labels, vec)
+
+
+def _on_quotient(puzzle: Puzzle, frozen: np.ndarray, perm: np.ndarray, vec: np.ndarray) -> np.ndarray:
+    """``perm`` (with invariant vector ``vec``) on the quotient: frozen cells, then each component's cycle rotated."""
+    index = np.full(puzzle.n_cells, -1, dtype=np.int64)
+    index[frozen] = np.arange(frozen.size)
+    mod = _moduli(puzzle)
+    offsets = frozen.size + np.concatenate([[0], np.cumsum(mod)[:-1]]).astype(np.int64)
+    cycles = [o + (np.arange(m) + v) % m for o, m, v in zip(offsets, mod, vec)]
+    return np.concatenate([index[np.asarray(perm)[frozen]]] + cycles)
