@@ -96,3 +96,41 @@ def test_real_benchmark_subset(tmp_path):
                  "--out", str(out), "--ids", "284,285,304"])
     assert code == 0
     assert len(list(csv.DictReader(out.open()))) == 3
+
+
+def test_resume_keeps_answers_that_replay_and_solves_the_rest(files, tmp_path, capsys):
+    info, cases = files
+    out = tmp_path / "submission.csv"
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out)]) == 0
+    rows = dict(santa.read_submission(out))
+    rows["1"] = "r"  # a wrong answer: must be solved again
+    del rows["2"]  # a missing one: solved
+    santa.write_submission(out, rows.items())
+    capsys.readouterr()
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out), "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "case 1 " in err and "case 2 " in err and "case 0 " not in err  # one log line per case solved now
+    again = santa.read_submission(out)
+    assert again["0"] == rows["0"] and again["1"] != "r" and set(again) == {"0", "1", "2"}
+
+
+def test_a_malformed_earlier_submission_is_named(files, tmp_path):
+    info, cases = files
+    out = tmp_path / "submission.csv"
+    out.write_text("id,moves\n0,r,extra\n")
+    with pytest.raises(FileFormatError, match="line 2"):
+        santa.read_submission(out)
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out), "--resume"]) == 2
+
+
+def test_tasks_put_big_types_first_and_whole():
+    from hlavolamy.cli.santa import _BIG_CELLS, _CHUNK, _tasks
+    from hlavolamy.core.puzzle import Puzzle
+
+    small = Puzzle(list("AB"), {"s": [1, 0]})
+    big = Puzzle(["A"] * (_BIG_CELLS + 2), {"b": [1, 0] + list(range(2, _BIG_CELLS + 2))})
+    cases = [santa.SantaCase(str(k), "small" if k % 2 else "big", (), (), 0) for k in range(4 * _CHUNK)]
+    tasks = _tasks(cases, None, {"small": small, "big": big})
+    assert [c.puzzle_type for c, _ in tasks[0]] == ["big"] * (2 * _CHUNK)
+    assert all(len(t) <= _CHUNK and t[0][0].puzzle_type == "small" for t in tasks[1:])
+    assert sorted(c.id for t in tasks for c, _ in t) == sorted(c.id for c in cases)

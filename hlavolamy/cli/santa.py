@@ -2,16 +2,19 @@
 
 Each case is a position by colours (wildcards allowed) on a puzzle type of
 ``puzzle_info.csv``; every answer is verified by :func:`hlavolamy.solve.solve`
-before it is written. ``--jobs`` worker processes share the cases; a worker
-keeps each puzzle it built, so the macro library of a type is found once per
-worker. A case that fails is reported on stderr and left out of the file
-(exit status 1).
+before it is written. ``--jobs`` worker processes share the cases in tasks
+of one puzzle type, biggest puzzles first (a worker keeps each puzzle it
+built, so a big cube's macro library is found once). The submission is
+rewritten atomically after every case, and ``--resume`` keeps the answers of
+an earlier run that still replay correctly. A case that fails is reported on
+stderr and left out of the file (exit status 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import queue
 import sys
 import time
 from collections import defaultdict
@@ -45,7 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "santa",
         help="solve the Santa 2023 puzzles and write a submission",
         description="Read the Kaggle Santa 2023 files (puzzle_info.csv, puzzles.csv), solve every case with "
-        "the generic solver and write id,moves rows.",
+        "the generic solver and write id,moves rows. The submission is rewritten (atomically) after every "
+        "case, so an interrupted run keeps what it solved; --resume continues it.",
     )
     parser.add_argument("--info", required=True, metavar="CSV", help="puzzle_info.csv (puzzle_type,allowed_moves)")
     parser.add_argument("--puzzles", required=True, metavar="CSV", help="puzzles.csv (the cases)")
@@ -54,13 +58,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--time-limit", type=float, metavar="S", help="seconds allowed per case")
     parser.add_argument("--types", metavar="LIST", help="only these puzzle types (comma-separated, e.g. cube_2/2/2)")
     parser.add_argument("--ids", metavar="LIST", help="only these case ids (comma-separated)")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the answers already in --out that replay correctly; solve only the rest")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise HlavolamyError(f"--jobs must be at least 1, got {args.jobs}")
-    santa.read_puzzle_info(args.info)  # fail early on a bad file
+    types = santa.read_puzzle_info(args.info)  # fail early on a bad file
     cases = santa.read_puzzles(args.puzzles)
     if args.types:
         wanted = set(args.types.split(","))
@@ -68,34 +74,113 @@ def run(args: argparse.Namespace) -> int:
     if args.ids:
         wanted = set(args.ids.split(","))
         cases = [c for c in cases if c.id in wanted]
-    bar = ProgressBar(label="santa ")
-    outcomes: list[Outcome] = []
     started = time.perf_counter()
-    work = [(c, args.time_limit) for c in cases]
+    outcomes = _resumed(types, cases, args.out) if args.resume else []
+    done = {o.id for o in outcomes}
+    tasks = _tasks([c for c in cases if c.id not in done], args.time_limit, types)
+    sink = _Sink(args.out, cases, outcomes, ProgressBar(label="santa "))
     if args.jobs == 1:
         _init(args.info)
-        results = map(_solve_case, work)
-        outcomes = _collect(results, len(work), bar)
+        for task in tasks:
+            for item in task:
+                sink.add(_solve_case(item))
     else:
-        with multiprocessing.get_context("spawn").Pool(args.jobs, initializer=_init, initargs=(args.info,)) as pool:
-            outcomes = _collect(pool.imap_unordered(_solve_case, work), len(work), bar)
-    bar.close()
-    order = {c.id: k for k, c in enumerate(cases)}
-    outcomes.sort(key=lambda o: order[o.id])
-    santa.write_submission(args.out, [(o.id, o.moves) for o in outcomes if o.moves is not None])
-    _summary(outcomes, time.perf_counter() - started)
-    return 1 if any(o.error for o in outcomes) else 0
+        _run_pool(args, tasks, sink)
+    sink.close()
+    _summary(sink.outcomes, time.perf_counter() - started)
+    return 1 if any(o.error for o in sink.outcomes) else 0
 
 
-def _collect(results, total: int, bar: ProgressBar) -> list[Outcome]:
-    out = []
-    moves = 0
-    for k, o in enumerate(results, start=1):
-        out.append(o)
-        moves += o.length
+def _run_pool(args: argparse.Namespace, tasks: list[list[tuple[santa.SantaCase, float | None]]], sink: _Sink) -> None:
+    """Workers take whole tasks but report every case as it ends, through a queue."""
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    pending = sum(len(t) for t in tasks)
+    with context.Pool(args.jobs, initializer=_init, initargs=(args.info, results)) as pool:
+        finished = pool.map_async(_solve_task, tasks, chunksize=1)
+        while pending:
+            try:
+                outcome = results.get(timeout=1.0)
+            except queue.Empty:
+                if finished.ready():
+                    finished.get()  # re-raises what stopped a worker
+                    break
+                continue
+            sink.add(outcome)
+            pending -= 1
+
+
+_BIG_CELLS = 1000
+"""Cases of a type with more cells than this go to one worker together: its macro library is built once."""
+_CHUNK = 8
+"""Cases of a smaller type per task."""
+
+
+def _tasks(cases: list[santa.SantaCase], limit: float | None,
+           types: dict[str, Puzzle]) -> list[list[tuple[santa.SantaCase, float | None]]]:
+    """Cases in tasks of one type, biggest puzzles first, so the longest work starts at once and workers end together."""
+    by_type: dict[str, list[santa.SantaCase]] = defaultdict(list)
+    for c in cases:
+        by_type[c.puzzle_type].append(c)
+    tasks = []
+    for kind, items in by_type.items():
+        size = len(items) if types[kind].n_cells > _BIG_CELLS else _CHUNK
+        tasks += [(types[kind].n_cells, [(c, limit) for c in items[k:k + size]]) for k in range(0, len(items), size)]
+    tasks.sort(key=lambda t: -t[0])
+    return [t[1] for t in tasks]
+
+
+class _Sink:
+    """Collects outcomes: a log line or the bar per case, and the submission rewritten after each one."""
+
+    def __init__(self, path: str, cases: list[santa.SantaCase], outcomes: list[Outcome], bar: ProgressBar):
+        self.path = path
+        self.order = {c.id: k for k, c in enumerate(cases)}
+        self.outcomes = list(outcomes)
+        self.total = len(cases)
+        self.bar = bar
+        self.moves = sum(o.length for o in outcomes)
+
+    def add(self, o: Outcome) -> None:
+        self.outcomes.append(o)
+        self.moves += o.length
+        done = len(self.outcomes)
         if o.error:
             print(f"santa: case {o.id} ({o.puzzle_type}): {o.error}", file=sys.stderr)
-        bar(k / max(total, 1), f"{k}/{total} cases, {moves} moves")
+        if self.bar.enabled:
+            self.bar(done / max(self.total, 1), f"{done}/{self.total} cases, {self.moves} moves")
+        else:
+            print(f"santa: {done}/{self.total} case {o.id} {o.puzzle_type}: "
+                  f"{'FAILED' if o.error else f'{o.length} moves'} in {o.time:.1f} s (total {self.moves} moves)",
+                  file=sys.stderr, flush=True)
+        self._write()
+
+    def _write(self) -> None:
+        solved = sorted((o for o in self.outcomes if o.moves is not None), key=lambda o: self.order[o.id])
+        santa.write_submission(self.path, [(o.id, o.moves) for o in solved])
+
+    def close(self) -> None:
+        self._write()
+        self.bar.close()
+        self.outcomes.sort(key=lambda o: self.order[o.id])
+
+
+def _resumed(types: dict[str, Puzzle], cases: list[santa.SantaCase], path: str) -> list[Outcome]:
+    """Outcomes for the cases whose answer in an earlier submission still replays to its goal."""
+    earlier = santa.read_submission(path)
+    out = []
+    for case in cases:
+        text = earlier.get(case.id)
+        if text is None:
+            continue
+        puzzle = santa.case_puzzle(types, case)
+        try:
+            turns = puzzle.parse(text)
+        except HlavolamyError:
+            continue
+        colours = _start_colours(puzzle, case)
+        if int(np.count_nonzero(colours[puzzle.perm_of(turns)] != puzzle.colour_ids)) <= case.wildcards:
+            out.append(Outcome(case.id, case.puzzle_type, text, puzzle.length(turns), 0.0, None))
     return out
 
 
@@ -113,9 +198,10 @@ def _summary(outcomes: list[Outcome], elapsed: float) -> None:
     print(f"total: {len(solved)} of {len(outcomes)} solved, {sum(o.length for o in solved)} moves, {elapsed:.0f} s")
 
 
-def _init(info_path: str) -> None:
+def _init(info_path: str, results: multiprocessing.Queue | None = None) -> None:
     _WORKER["types"] = santa.read_puzzle_info(info_path)
     _WORKER["puzzles"] = {}
+    _WORKER["results"] = results
 
 
 def _case_puzzle(case: santa.SantaCase) -> Puzzle:
@@ -136,6 +222,20 @@ def _harmless_turns(puzzle: Puzzle, colours: np.ndarray, wildcards: int) -> list
     return [Turn(name, 1), Turn(name, -1)]
 
 
+def _start_colours(puzzle: Puzzle, case: santa.SantaCase) -> np.ndarray:
+    index = {label: i for i, label in enumerate(puzzle.colour_labels)}
+    unknown = [c for c in case.initial if c not in index]
+    if unknown:
+        raise HlavolamyError(f"initial_state shows colour {unknown[0]!r}, which the solution_state lacks")
+    return np.array([index[c] for c in case.initial], dtype=np.int64)
+
+
+def _solve_task(task: list[tuple[santa.SantaCase, float | None]]) -> None:
+    """In a worker: solve the task's cases one by one, each outcome sent at once."""
+    for item in task:
+        _WORKER["results"].put(_solve_case(item))  # type: ignore[attr-defined]
+
+
 def _solve_case(item: tuple[santa.SantaCase, float | None]) -> Outcome:
     from hlavolamy.solve import solve
 
@@ -143,11 +243,7 @@ def _solve_case(item: tuple[santa.SantaCase, float | None]) -> Outcome:
     started = time.perf_counter()
     try:
         puzzle = _case_puzzle(case)
-        index = {label: i for i, label in enumerate(puzzle.colour_labels)}
-        unknown = [c for c in case.initial if c not in index]
-        if unknown:
-            raise HlavolamyError(f"initial_state shows colour {unknown[0]!r}, which the solution_state lacks")
-        colours = np.array([index[c] for c in case.initial], dtype=np.int64)
+        colours = _start_colours(puzzle, case)
         solution = solve(puzzle, colours, wildcards=case.wildcards, time_limit=limit)
         moves = solution.moves or _harmless_turns(puzzle, colours, case.wildcards)
         return Outcome(case.id, case.puzzle_type, santa.format_moves(puzzle, moves), puzzle.length(moves),

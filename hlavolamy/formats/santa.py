@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import ast
 import csv
+import io
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from hlavolamy.core.fileformat import write_atomic
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, expand
 from hlavolamy.errors import FileFormatError, HlavolamyError
@@ -118,8 +120,24 @@ def format_moves(puzzle: Puzzle, turns: Sequence[Turn]) -> str:
 
 
 def write_submission(path: str | Path, rows: Iterable[tuple[str, str]]) -> None:
-    """Write ``id,moves`` rows (moves already formatted)."""
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["id", "moves"])
-        writer.writerows(rows)
+    """Write ``id,moves`` rows (moves already formatted), atomically: a reader never sees half a file."""
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(["id", "moves"])
+    writer.writerows(rows)
+    write_atomic(Path(path), out.getvalue())
+
+
+def read_submission(path: str | Path) -> dict[str, str]:
+    """``id -> moves`` of an earlier submission (``--resume``); an absent file reads as empty."""
+    path = Path(path)
+    if not path.exists():
+        return {}
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    if not rows or rows[0] != ["id", "moves"]:
+        raise FileFormatError("expected the header 'id,moves'", str(path), "line 1")
+    for line, row in enumerate(rows[1:], start=2):
+        if len(row) != 2:
+            raise FileFormatError(f"expected 2 fields (id,moves), got {len(row)}", str(path), f"line {line}")
+    return {row[0]: row[1] for row in rows[1:]}
