@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,15 @@ from hlavolamy.core.puzzle import Puzzle  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 PUZZLES = REPO / "puzzles"
 SANTA = REPO.parent / "shared" / "bench" / "santa2023"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_disk_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Tables built by the tests go to a directory of this session, never to the user's disk cache."""
+    folder = tmp_path_factory.mktemp("hlavolamy-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HLAVOLAMY_CACHE_DIR", str(folder))
+        yield folder
 
 
 @pytest.fixture

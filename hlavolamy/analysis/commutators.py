@@ -28,7 +28,7 @@ import numpy as np
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
 from hlavolamy.analysis.independent import Word, cell_groups, independent_moves, short_words
-from hlavolamy.analysis.memo import moves_key
+from hlavolamy.analysis.memo import from_disk, moves_key, to_disk
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
@@ -77,13 +77,9 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     or every one of them with ``complete`` (what the solver needs), however long.
     """
     keys = ["analysis.commutators.complete"] + ([] if complete else ["analysis.commutators"])
-    for key in keys:
-        if key in puzzle.cache:
-            return puzzle.cache[key]
-        shared = _BY_MOVES.get(moves_key(puzzle) + key)
-        if shared is not None:
-            puzzle.cache[key] = shared
-            return shared
+    found = _cached_library(puzzle, keys)
+    if found is not None:
+        return found
     start = time.monotonic()
     searched_all = True
     structure = pieces(puzzle)
@@ -121,8 +117,27 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     for key in ["analysis.commutators"] + (["analysis.commutators.complete"] if searched_all else []):
         puzzle.cache[key] = result
         remember_recent(_BY_MOVES, moves_key(puzzle) + key, result)
+        to_disk(puzzle, key, result)
     report(progress, 1.0, f"{len(result)} macros")
     return result
+
+
+def _cached_library(puzzle: Puzzle, keys: list[str]) -> list[Macro] | None:
+    """The first library stored under ``keys`` on the puzzle, for its moves in this process, or on disk."""
+    for key in keys:
+        if key in puzzle.cache:
+            return puzzle.cache[key]
+        shared = _BY_MOVES.get(moves_key(puzzle) + key)
+        if shared is not None:
+            puzzle.cache[key] = shared
+            return shared
+    for key in keys:
+        stored = from_disk(puzzle, key, allowed=(Macro, Turn), expect=list)
+        if stored is not None:
+            puzzle.cache[key] = stored
+            remember_recent(_BY_MOVES, moves_key(puzzle) + key, stored)
+            return stored
+    return None
 
 
 _BY_MOVES: dict[str, list[Macro]] = {}

@@ -18,21 +18,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import factorial, prod
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sympy.combinatorics import Permutation, PermutationGroup
-from sympy.combinatorics.util import _distribute_gens_by_base, _orbits_transversals_from_bsgs, _strip
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
 from hlavolamy.analysis.colours import state_from_colours
 from hlavolamy.analysis.invariants import CELL_PARITY, Invariants, invariants, vectors
-from hlavolamy.analysis.memo import memo
+from hlavolamy.analysis.memo import memo, on_disk
 from hlavolamy.analysis.modular import Span
 from hlavolamy.analysis.orbits import distinct_generators, format_cells, move_matrix, restrict
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
+
+if TYPE_CHECKING:  # sympy is imported where a group is built: it takes a third of a second
+    from sympy.combinatorics import Permutation, PermutationGroup
 
 __all__ = ["GroupOrder", "PieceOrbitOrder", "Reachability", "StabiliserChain", "check_state", "group_order",
            "in_group", "piece_orbit_orders", "state_from_colours", "structural_order", "structure_violations",
@@ -95,6 +97,8 @@ def _moved_cells(structure: PieceStructure) -> list[int]:
 
 def _sympy_group(puzzle: Puzzle, cells: list[int]) -> PermutationGroup:
     """The moves restricted to ``cells`` (an orbit union) as a sympy group."""
+    from sympy.combinatorics import Permutation, PermutationGroup
+
     gens = distinct_generators(restrict(move_matrix(puzzle), cells, puzzle.n_cells))
     if not len(gens):
         return PermutationGroup([Permutation(list(range(len(cells))))])
@@ -116,6 +120,9 @@ class StabiliserChain:
 
     def contains(self, perm: np.ndarray) -> bool:
         """Membership of a puzzle permutation that keeps the moved cells among themselves (sifting)."""
+        from sympy.combinatorics import Permutation
+        from sympy.combinatorics.util import _strip
+
         index = np.full(perm.size, -1, dtype=np.int64)
         index[self.cells] = np.arange(self.cells.size)
         rest, level = _strip(Permutation(index[perm[self.cells]].tolist()), self.base, self.orbits, self.transversals)
@@ -123,6 +130,8 @@ class StabiliserChain:
 
 
 def _chain(cells: list[int], base: list[int], strong: list[Permutation]) -> StabiliserChain:
+    from sympy.combinatorics.util import _distribute_gens_by_base, _orbits_transversals_from_bsgs
+
     orbits, transversals = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong))
     return StabiliserChain(np.array(cells, dtype=np.int64), list(base), [list(o) for o in orbits], transversals)
 
@@ -231,6 +240,8 @@ def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariant
     """Pieces without orientation that move as an alternating or symmetric group are settled by
     Jordan's theorem; otherwise a randomized chain that reaches the full-pieces bound proves it, and
     small orbits get deterministic Schreier–Sims."""
+    from sympy.combinatorics import Permutation, PermutationGroup
+
     po = structure.piece_orbits[j]
     bound = _full_pieces_order(puzzle, structure, inv, j)
     if len(po.orientation_group) == 1:
@@ -286,8 +297,12 @@ def structural_order(puzzle: Puzzle, progress: ProgressCallback | None = None,
 
 def group_order(puzzle: Puzzle, *, progress: ProgressCallback | None = None,
                 cancel: CancelToken | None = None) -> GroupOrder:
-    """The group order: proven by a stabiliser chain when affordable, else structural; cached per moves."""
-    return memo(puzzle, "analysis.order", lambda: _group_order(puzzle, progress, cancel))
+    """The group order: proven by a stabiliser chain when affordable, else structural; cached per moves (and on disk)."""
+    def compute() -> GroupOrder:
+        return on_disk(puzzle, "analysis.order", lambda: _group_order(puzzle, progress, cancel),
+                       allowed=(GroupOrder,), expect=GroupOrder)
+
+    return memo(puzzle, "analysis.order", compute)
 
 
 def _group_order(puzzle: Puzzle, progress: ProgressCallback | None, cancel: CancelToken | None) -> GroupOrder:

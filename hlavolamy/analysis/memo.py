@@ -4,23 +4,28 @@ Orbits, pieces, invariants and the stabiliser chain depend on the moves
 only, not on the colours: the Santa 2023 cases build a new puzzle per case
 (its own target colours) over one set of moves, and must not redo a
 Schreier–Sims each. Results live in ``puzzle.cache`` and, keyed by a hash
-of the moves, in a small process-wide table.
+of the moves, in a small process-wide table. The solver's expensive tables
+also go to the disk cache (:mod:`hlavolamy.core.diskcache`) under the same
+hash, so new processes and later runs load them instead of rebuilding.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from hlavolamy.core import diskcache
 from hlavolamy.core.puzzle import Puzzle
 
 SHARED_LIMIT = 64
 """Most results kept across puzzles (least recently used dropped first)."""
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 _shared: OrderedDict[tuple[str, str], Any] = OrderedDict()
 _lock = threading.Lock()
 
@@ -56,7 +61,41 @@ def memo(puzzle: Puzzle, name: str, compute: Callable[[], T]) -> T:
     return value
 
 
+def from_disk(puzzle: Puzzle, name: str, *, allowed: Iterable[type], expect: type[T]) -> T | None:
+    """The result ``name`` for ``puzzle``'s moves from the disk cache, or None (building only ``allowed`` classes)."""
+    return diskcache.load(moves_key(puzzle), name, allowed, expect)
+
+
+def to_disk(puzzle: Puzzle, name: str, value: object) -> None:
+    """Keep ``value`` (which must not hold the puzzle: colours differ between users of an entry) on disk."""
+    diskcache.save(moves_key(puzzle), name, value, label=puzzle.name)
+
+
+def on_disk(puzzle: Puzzle, name: str, compute: Callable[[], T], *, allowed: Iterable[type], expect: type,
+            encode: Callable[[T], object] | None = None, decode: Callable[[Any], T] | None = None) -> T:
+    """``compute()`` unless the disk cache has ``name`` for these moves; a computed result is saved.
+
+    ``encode`` turns the result into what is stored (without the puzzle),
+    ``decode`` back (re-attaching this puzzle: the key guarantees the same
+    moves); both default to storing the result as it is.
+    """
+    stored = from_disk(puzzle, name, allowed=allowed, expect=expect)
+    if stored is not None:
+        try:
+            return decode(stored) if decode is not None else stored
+        except (TypeError, ValueError) as exc:
+            log.debug("disk cache: ignoring a malformed %s: %s", name, exc)
+    value = compute()
+    to_disk(puzzle, name, encode(value) if encode is not None else value)
+    return value
+
+
 def forget_shared() -> None:
-    """Empty the process-wide table (tests that change limits; ``puzzle.cache`` is untouched)."""
+    """Empty the process-wide table, and use no disk entry written before now (``puzzle.cache`` is untouched).
+
+    For tests that change limits and for timing from scratch: results
+    computed earlier, perhaps under other limits, must not come back.
+    """
     with _lock:
         _shared.clear()
+    diskcache.forget()

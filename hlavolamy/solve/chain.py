@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hlavolamy.analysis.independent import generators, short_words
-from hlavolamy.analysis.memo import memo
+from hlavolamy.analysis.memo import memo, on_disk
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
@@ -144,9 +144,28 @@ def build_chain(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: 
 
     ``improve_seconds`` bounds the trials of base orders and the shortening
     rounds after (default: a few seconds, scaled by the number of cells); the
-    table itself is always completed.
+    table itself is always completed. A chain built by an earlier process is
+    loaded from the disk cache (:func:`~hlavolamy.analysis.memo.on_disk`).
     """
-    return memo(puzzle, CACHE_KEY, lambda: _build_chain(puzzle, cancel or CancelToken(), progress, improve_seconds))
+    def build() -> Chain:
+        return _build_chain(puzzle, cancel or CancelToken(), progress, improve_seconds)
+
+    return memo(puzzle, CACHE_KEY, lambda: on_disk(puzzle, CACHE_KEY, build, allowed=(_Entry, Turn), expect=tuple,
+                                                   encode=_chain_record, decode=lambda r: _stored_chain(puzzle, r)))
+
+
+def _chain_record(chain: Chain) -> tuple:
+    """What the disk cache keeps of a chain: everything but the puzzle (and the prefixes, rebuilt in milliseconds)."""
+    return chain.turns, chain.base, chain.orbit_sizes, chain.levels
+
+
+def _stored_chain(puzzle: Puzzle, record: tuple) -> Chain:
+    """A chain from :func:`_chain_record`'s tuple, on ``puzzle``; ValueError if the record does not fit it."""
+    turns, base, orbit_sizes, levels = record
+    if not len(base) == len(orbit_sizes) == len(levels) or any(
+            not isinstance(t, Turn) or t.move not in puzzle.moves for t in turns):
+        raise ValueError("stored chain does not match the puzzle's moves")
+    return Chain(puzzle, turns, base, orbit_sizes, levels)
 
 
 def _build_chain(puzzle: Puzzle, cancel: CancelToken, progress: ProgressCallback | None,

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from hlavolamy.analysis.commutators import remember_recent, small_support_macros
-from hlavolamy.analysis.memo import moves_key
+from hlavolamy.analysis.memo import from_disk, moves_key, to_disk
 from hlavolamy.analysis.independent import cell_groups
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.turns import Turn
 from hlavolamy.errors import HlavolamyError
 from hlavolamy.solve.greedy import ALL_CANDIDATES, MAX_CANDIDATES, GroupTable, build_table, solve_group
 from hlavolamy.solve.problem import Problem
@@ -59,9 +60,10 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
     key = "solve.plan"
     if key in puzzle.cache:
         return puzzle.cache[key]
-    shared = _BY_MOVES.get(moves_key(puzzle))
+    shared = _BY_MOVES.get(moves_key(puzzle)) or from_disk(puzzle, key, allowed=(Plan, GroupTable, Turn), expect=Plan)
     if shared is not None:
         puzzle.cache[key] = shared
+        remember_recent(_BY_MOVES, moves_key(puzzle), shared, keep=2)
         return shared
     group_of, _ = cell_groups(puzzle)
     macros = small_support_macros(puzzle, time_budget=LIBRARY_SECONDS, cancel=cancel, progress=progress, complete=True)
@@ -81,6 +83,7 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
     result = Plan(groups, tables, np.concatenate(frozen) if frozen else np.zeros(0, dtype=np.int64))
     puzzle.cache[key] = result
     remember_recent(_BY_MOVES, moves_key(puzzle), result, keep=2)
+    to_disk(puzzle, key, result)
     return result
 
 
