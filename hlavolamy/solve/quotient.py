@@ -57,10 +57,13 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
 
     With ``care`` (cells) only the invariants of orbits inside ``care`` count.
 
-    Raises :class:`QuotientTooBig` beyond :data:`MAX_NODES` states and
-    ValueError when no word reaches the goal (the position is unreachable).
+    Raises :class:`QuotientTooBig` beyond :data:`MAX_NODES` states (for
+    exact positions at once when the quotient's group is that big, see
+    :func:`quotient_too_big`) and ValueError when no word reaches the goal
+    (the position is unreachable).
     """
     puzzle = problem.puzzle
+    gens_given = gens
     gens = list(generators(puzzle)) if gens is None else list(gens)
     index = np.full(puzzle.n_cells, -1, dtype=np.int64)
     index[frozen] = np.arange(frozen.size)
@@ -77,11 +80,11 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     def key(labels: np.ndarray, vec: np.ndarray) -> bytes:
         return labels.tobytes() + b"|" + vec.tobytes()
 
-    def done(labels: np.ndarray, vec: np.ndarray) -> bool:
-        return bool(np.array_equal(labels, goal_labels) and not np.any(vec))
-
-    if done(*start):
+    goal_key = key(goal_labels.astype(start[0].dtype), np.zeros_like(start_vec))
+    if key(*start) == goal_key:
         return []
+    if problem.exact and gens_given is None and quotient_too_big(puzzle, frozen, use_vector):
+        raise QuotientTooBig(f"the moves reach more than {MAX_NODES} quotient states")
     parent: dict[bytes, tuple[bytes | None, int]] = {key(*start): (None, -1)}
     frontier = [start]
     while frontier:
@@ -94,7 +97,7 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
                 if k1 in parent:
                     continue
                 parent[k1] = (k0, g)
-                if done(*new):
+                if k1 == goal_key:
                     return _path(parent, k1, gens)
                 nxt.append(new)
             if len(parent) > MAX_NODES:
@@ -223,21 +226,39 @@ def chain_quotient(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken 
     from hlavolamy.solve.chain import chain_solve
 
     quotient = quotient_puzzle(problem.puzzle, frozen)
+    if quotient is None:
+        return []
     return chain_solve(quotient, _quotient_position(problem, frozen), cancel=cancel)
 
 
-def quotient_puzzle(puzzle: Puzzle, frozen: np.ndarray) -> Puzzle:
+def quotient_puzzle(puzzle: Puzzle, frozen: np.ndarray, vector: bool = True) -> Puzzle | None:
     """The moves' action on ``frozen`` (a union of orbits) and on the invariant vector, as a puzzle of its own.
 
+    Without ``vector``, on the frozen cells only. None when that is nothing.
     Cached on ``puzzle``, so the chain built for it is found again.
     """
-    key = f"solve.quotient_puzzle.{hash(frozen.tobytes())}"
+    key = f"solve.quotient_puzzle.{vector}.{hash(frozen.tobytes())}"
     if key not in puzzle.cache:
         vecs = _turn_vectors(puzzle, [Turn(name, 1) for name in puzzle.moves])
+        if not vector:
+            vecs = vecs[:, :0]
         moves = {name: _on_quotient(puzzle, frozen, move, vec) for (name, move), vec in zip(puzzle.moves.items(), vecs)}
-        n = frozen.size + int(_moduli(puzzle).sum())
-        puzzle.cache[key] = Puzzle([str(i) for i in range(n)], moves, name=f"{puzzle.name} (quotient)")
+        n = frozen.size + (int(_moduli(puzzle).sum()) if vector else 0)
+        puzzle.cache[key] = Puzzle([str(i) for i in range(n)], moves, name=f"{puzzle.name} (quotient)") if n else None
     return puzzle.cache[key]
+
+
+def quotient_too_big(puzzle: Puzzle, frozen: np.ndarray, vector: bool) -> bool:
+    """Whether the moves' action on the frozen cells (and the vector) has more than :data:`MAX_NODES` elements.
+
+    That order bounds the states a breadth-first search over distinct labels
+    can meet, so a search bound to give up is not started (a 5x5x5 without
+    middle slices would spend seconds on it at every solve).
+    """
+    from hlavolamy.analysis.membership import group_order
+
+    quotient = quotient_puzzle(puzzle, frozen, vector)
+    return quotient is not None and group_order(quotient).value > MAX_NODES
 
 
 def _quotient_position(problem: Problem, frozen: np.ndarray) -> np.ndarray:
@@ -250,7 +271,7 @@ def _on_quotient(puzzle: Puzzle, frozen: np.ndarray, perm: np.ndarray, vec: np.n
     """``perm`` (with invariant vector ``vec``) on the quotient: frozen cells, then each component's cycle rotated."""
     index = np.full(puzzle.n_cells, -1, dtype=np.int64)
     index[frozen] = np.arange(frozen.size)
-    mod = _moduli(puzzle)
+    mod = _moduli(puzzle)[:vec.size]
     offsets = frozen.size + np.concatenate([[0], np.cumsum(mod)[:-1]]).astype(np.int64)
     cycles = [o + (np.arange(m) + v) % m for o, m, v in zip(offsets, mod, vec)]
     return np.concatenate([index[np.asarray(perm)[frozen]]] + cycles)
