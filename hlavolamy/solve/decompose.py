@@ -4,7 +4,10 @@
    macro changes — groups of orbits without a 3-cycle of their own or so
    small that a search is cheaper (a 3x3x3's centres), and the parities; by
    breadth-first search, linear algebra, or a stabiliser chain of that
-   quotient when it is too big to search.
+   quotient when it is too big to search. A group without a 3-cycle that
+   holds most of the puzzle (a big wreath) keeps its macros instead: its
+   quotient would be nearly the whole puzzle, whose chain words are long,
+   and on colours identical pieces let other macros finish it.
 2. Each remaining group of lockstep orbits (one piece orbit) is solved by
    conjugated macros that move only that group
    (:mod:`~hlavolamy.solve.greedy`), so solved groups stay solved.
@@ -72,10 +75,12 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
     frozen = []
     per_group = max(2_000, min(MAX_CANDIDATES, ALL_CANDIDATES // max(1, len(groups))))
     cycled = {int(group_of[m.cells[0]]) for m in macros if m.kind in ("3-cycle", "piece 3-cycle")}
+    moved = int(np.count_nonzero(group_of >= 0))
     for g, cells in enumerate(groups):
         own = [m.turns for m in macros if all(group_of[c] == g for c in m.cells)]
+        usable = g in cycled or 2 * cells.size > moved
         table = (build_table(puzzle, cells, own, max_candidates=per_group, cancel=cancel)
-                 if own and cells.size > SMALL_GROUP and g in cycled else None)
+                 if own and cells.size > SMALL_GROUP and usable else None)
         tables.append(table)
         if table is None:
             frozen.append(cells)
@@ -88,14 +93,16 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
 
 
 def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None = None) -> None:
-    """Fix the frozen cells and (exact positions) the invariant vector with plain moves.
+    """Fix the frozen cells and the invariant vector (of the exact position, or a colour one's shadow) with plain moves.
 
     Shortest first: one breadth-first search over both; else the frozen cells
-    by search and the parities by linear algebra; else (exact positions) a
-    stabiliser chain of the quotient (:func:`~hlavolamy.solve.quotient.chain_quotient`).
+    by search and the parities by linear algebra; else a stabiliser chain of
+    the quotient (:func:`~hlavolamy.solve.quotient.chain_quotient`). Without
+    an exact position (colours, no shadow) only the frozen cells are fixed.
     """
+    exact = problem.exact_labels() is not None
     try:
-        problem.play(bfs_quotient(problem, frozen, problem.exact, cancel=cancel))
+        problem.play(bfs_quotient(problem, frozen, exact, cancel=cancel))
         return
     except QuotientTooBig:
         pass
@@ -103,13 +110,13 @@ def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None =
         fix = bfs_quotient(problem, frozen, False, cancel=cancel)
         trial = problem.fork()
         trial.play(fix)
-        if problem.exact:
+        if exact:
             fix += fix_parities_linear(trial, frozen)
         problem.play(fix)
         return
     except (QuotientTooBig, ValueError) as exc:
         reason = str(exc)
-    if not problem.exact:
+    if not exact:
         raise Stuck(f"{frozen.size} cells have no macro of their own and are too many to search ({reason})")
     try:
         problem.play(chain_quotient(problem, frozen, cancel=cancel))

@@ -203,6 +203,9 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
     order = np.concatenate([wrong, np.flatnonzero(~((cur != want) & counts))])
     options = []
     for i in wrong[:tries]:
+        # the content of i goes to k: a wrong cell wanting it first (identical pieces: any of them)
+        takes = (want[order] == cur[i]) & (cur[order] != want[order]) & counts[order]
+        order_i = np.concatenate([order[takes], order[~takes]])
         holders = np.flatnonzero(cur == want[i])
         holders = np.concatenate([holders[(cur[holders] != want[holders]) & counts[holders]],
                                   holders[(cur[holders] == want[holders]) | ~counts[holders]]])
@@ -215,7 +218,7 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
                 search = table.searches.get((m, a))
                 if search is None:
                     search = table.searches[(m, a)] = TripleSearch(gens, perms, (a, b, c))
-                for k in order:
+                for k in order_i:
                     if k != i and k != j and search.reachable(i, j, k):
                         options.append((search.depth(i, j, k), m, a, int(i), int(j), int(k)))
                         break

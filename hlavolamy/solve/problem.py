@@ -46,6 +46,13 @@ class Problem:
     slack: int | None = None
     budget: int | None = None
     """Most turns worth playing; :meth:`play` raises :class:`OverBudget` beyond it."""
+    shadow: np.ndarray | None = None
+    """For a position by colours: a reachable exact position showing them, played along.
+
+    Its parities are what macros cannot change, so phase 0 fixes them on
+    colour positions too: where colours tell every piece apart (a big cube's
+    wings) a colour solution would otherwise end on a lone swap.
+    """
     """Wrong cells still accepted while working (``wildcards`` unless reduced); see :meth:`is_solved`."""
     """Cells that count (mode "orbit-only"); None: all cells."""
 
@@ -68,7 +75,12 @@ class Problem:
 
     def fork(self) -> Problem:
         """An independent copy sharing the puzzle (and so its caches)."""
-        return replace(self, labels=self.labels.copy(), goal=self.goal.copy(), turns=list(self.turns))
+        return replace(self, labels=self.labels.copy(), goal=self.goal.copy(), turns=list(self.turns),
+                       shadow=None if self.shadow is None else self.shadow.copy())
+
+    def exact_labels(self) -> np.ndarray | None:
+        """The exact position now: the labels of an exact problem, the shadow of a colour one (None if none)."""
+        return self.labels if self.exact else self.shadow
 
     def wrong(self) -> int:
         """Cells that count and show a label other than the goal's."""
@@ -87,6 +99,8 @@ class Problem:
             return
         perm = self.puzzle.perm_of(turns) if perm is None else perm
         self.labels = self.labels[perm]
+        if self.shadow is not None:
+            self.shadow = self.shadow[perm]
         self.turns.extend(turns)
         if self.budget is not None and len(self.turns) > self.budget:
             raise OverBudget(f"more than {self.budget} turns")

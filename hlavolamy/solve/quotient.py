@@ -73,7 +73,8 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     keep = components_inside(puzzle, care) if use_vector else np.zeros(0, dtype=bool)
     mod = _moduli(puzzle)[keep] if use_vector else np.zeros(0, dtype=np.int64)
     gvec = _turn_vectors(puzzle, gens)[:, keep] if use_vector else np.zeros((len(gens), 0), dtype=np.int64)
-    start_vec = invariant_vector(puzzle, problem.labels)[keep] if use_vector else np.zeros(0, dtype=np.int64)
+    start_vec = (invariant_vector(puzzle, problem.exact_labels())[keep] if use_vector
+                 else np.zeros(0, dtype=np.int64))
     goal_labels = problem.goal[frozen]
     start = (problem.labels[frozen].copy(), start_vec)
 
@@ -145,7 +146,7 @@ def fix_parities_linear(problem: Problem, frozen: np.ndarray) -> list[Turn]:
     """
     puzzle = problem.puzzle
     mod = _moduli(puzzle)
-    target = invariant_vector(puzzle, problem.labels)
+    target = invariant_vector(puzzle, problem.exact_labels())
     if not target.any():
         return []
     frozen_mask = np.zeros(puzzle.n_cells, dtype=bool)
@@ -262,9 +263,9 @@ def quotient_too_big(puzzle: Puzzle, frozen: np.ndarray, vector: bool) -> bool:
 
 
 def _quotient_position(problem: Problem, frozen: np.ndarray) -> np.ndarray:
-    """An exact position as a permutation of the quotient's points."""
-    vec = invariant_vector(problem.puzzle, problem.labels)
-    return _on_quotient(problem.puzzle, frozen, problem.labels, vec)
+    """An exact position (a colour problem's shadow) as a permutation of the quotient's points."""
+    exact = problem.exact_labels()
+    return _on_quotient(problem.puzzle, frozen, exact, invariant_vector(problem.puzzle, exact))
 
 
 def _on_quotient(puzzle: Puzzle, frozen: np.ndarray, perm: np.ndarray, vec: np.ndarray) -> np.ndarray:
