@@ -23,7 +23,7 @@ from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.simplify import simplify
 
-STRATEGIES = ("auto", "commutators", "search", "chain")
+STRATEGIES = ("auto", "commutators", "search", "chain", "optimal")
 MODES = ("whole", "orbit-keep", "orbit-only")
 
 

@@ -11,13 +11,18 @@
   entries carry words shortened by Minkwitz's algorithm. Complete for any
   group it can hold (up to ~1500 moved cells), so it is also the fall-back
   when conjugated macros get stuck.
+* ``optimal`` — :mod:`~hlavolamy.solve.ida`: iterative deepening A* with
+  pattern databases, shortest solutions for groups up to ~10^10 positions.
 * ``auto`` — ``search`` when the puzzle is small enough for it to finish
-  quickly; else for whole puzzles of at most :data:`CHAIN_AUTO_CELLS` moved
-  cells the shorter of ``chain`` and ``commutators``; else ``commutators``
-  with ``chain`` behind it.
+  quickly; then ``optimal`` within a node and time budget where the group
+  (or its colourings) is small enough; else for whole puzzles of at most
+  :data:`CHAIN_AUTO_CELLS` moved cells the shorter of ``chain`` and
+  ``commutators``; else ``commutators`` with ``chain`` behind it.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 
@@ -26,6 +31,7 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback
 from hlavolamy.errors import HlavolamyError, UnreachableError
 from hlavolamy.solve.chain import ChainTooLarge, chain_solve
 from hlavolamy.solve.decompose import Stuck, plan, solve_decomposed
+from hlavolamy.solve.ida import AUTO_NODES, AUTO_SECONDS, optimal, optimal_feasible
 from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient
 from hlavolamy.solve.search import SearchFailed, search, search_feasible
@@ -38,7 +44,7 @@ CHAIN_AUTO_CELLS = 128
 def run(problem: Problem, strategy: str, mode: str, group: int | None, *,
         progress: ProgressCallback | None, cancel: CancelToken) -> str:
     """Solve ``problem`` in place with ``strategy``; returns the name of the strategy that did it."""
-    if strategy in ("search", "chain") and mode != "whole":
+    if strategy in ("search", "chain", "optimal") and mode != "whole":
         raise HlavolamyError(f"the {strategy} strategy solves whole puzzles only; use commutators for an orbit mode")
     if strategy == "auto" and mode == "whole" and search_feasible(problem.puzzle):
         try:
@@ -46,8 +52,13 @@ def run(problem: Problem, strategy: str, mode: str, group: int | None, *,
             return "search"
         except SearchFailed:
             pass
+    if strategy == "auto" and mode == "whole" and optimal_feasible(problem) and _optimal_within_budget(
+            problem, progress, cancel):
+        return "optimal"
     if strategy == "search":
         search(problem, cancel=cancel, progress=progress)
+    elif strategy == "optimal":
+        optimal(problem, cancel=cancel, progress=progress)
     elif strategy == "chain":
         _chain(problem, progress, cancel)
     elif mode == "whole":
@@ -58,6 +69,25 @@ def run(problem: Problem, strategy: str, mode: str, group: int | None, *,
         _orbit(problem, group, progress, cancel, keep=mode == "orbit-keep")
         return "commutators"
     return strategy
+
+
+def _optimal_within_budget(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> bool:
+    """``auto``: a shortest solution if IDA* finds one within its budget (on a fork: a miss changes nothing).
+
+    Under a time limit the search takes at most half of what is left, so the
+    usual strategies still have time to answer.
+    """
+    seconds = AUTO_SECONDS
+    if cancel.deadline is not None:
+        seconds = min(seconds, max(0.0, cancel.deadline - time.monotonic()) / 2)
+    attempt = problem.fork()
+    try:
+        optimal(attempt, nodes=AUTO_NODES, seconds=seconds, cancel=cancel, progress=progress)
+    except (SearchFailed, UnreachableError):
+        return False
+    problem.labels, problem.goal, problem.turns = attempt.labels, attempt.goal, attempt.turns
+    problem.exact, problem.slack = attempt.exact, attempt.slack
+    return True
 
 
 def _chain(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> None:
@@ -115,15 +145,17 @@ def _commutators(problem: Problem, progress: ProgressCallback | None, cancel: Ca
         except Stuck as exc:
             raise HlavolamyError(f"the commutators strategy could not finish this position: {exc}") from None
         return
-    attempts, failure = [], None
+    attempts, failure, shadow = [], None, None
     assigned = problem.fork()
     try:
         _colours_to_exact(assigned)
+        shadow = assigned.labels.copy()
         solve_decomposed(assigned, cancel=cancel, progress=progress)
         attempts.append(assigned)
     except (Stuck, UnreachableError) as exc:
         failure = exc
     on_colours = problem.fork()
+    on_colours.shadow = shadow
     if attempts:
         on_colours.budget = len(assigned.turns) + len(assigned.turns) // 2
     try:
