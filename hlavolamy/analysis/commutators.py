@@ -263,6 +263,8 @@ class _Pool:
         self.best: dict[bytes, _Small] = {}
         self.by_group: dict[int, set[bytes]] = {}
         """Keys of the elements moving one group only, per group."""
+        self.classified: dict[bytes, tuple[_Small, Macro]] = {}
+        """Each element's classification, made once (:meth:`kept` runs several times)."""
         self.orbit_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
         for i, o in enumerate(structure.orbits):
             self.orbit_of[list(o)] = i
@@ -408,10 +410,12 @@ class _Pool:
         """Classified macros: per (groups, kind, support size) the shortest few, shortest first overall."""
         count: dict[tuple[tuple[int, ...], str, int], int] = {}
         out = []
-        for w in sorted(self.best.values(), key=lambda w: w.length):
+        for key, w in sorted(self.best.items(), key=lambda kw: kw[1].length):
             if len(w.groups) > 1 and count.get((w.groups, "other", w.support.size), 0) >= _KEEP_PER_KIND:
                 continue
-            m = self._classify(w)
+            known = self.classified.get(key)
+            m = known[1] if known is not None and known[0] is w else self._classify(w)
+            self.classified[key] = (w, m)
             k = (w.groups, m.kind, len(m.cells))
             if count.get(k, 0) < _KEEP_PER_KIND:
                 count[k] = count.get(k, 0) + 1

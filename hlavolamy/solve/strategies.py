@@ -2,9 +2,9 @@
 
 * ``commutators`` — :mod:`~hlavolamy.solve.decompose` (phase 0, then
   conjugated macros group by group). On colours it works on the colours
-  directly and, separately, on a reachable exact position showing them
-  (:func:`~hlavolamy.analysis.colours.assign_colours`); the shorter wins, and
-  the exact one always finishes (colours alone can hide a parity).
+  directly (with that exact position as its shadow, whose parities phase 0
+  fixes) and, separately, on a reachable exact position showing them
+  (:func:`~hlavolamy.analysis.colours.assign_colours`); the shorter wins.
 * ``search`` — :mod:`~hlavolamy.solve.search`: bidirectional breadth-first
   search, shortest solutions, for small groups only.
 * ``chain`` — :mod:`~hlavolamy.solve.chain`: a stabiliser chain whose
@@ -138,31 +138,41 @@ def _whole(problem: Problem, progress: ProgressCallback | None, cancel: CancelTo
 
 
 def _commutators(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> None:
-    """Conjugated macros group by group (on colours: also on an exact assignment; the shorter wins)."""
+    """Conjugated macros group by group; on colours also on an exact assignment, and the shorter wins.
+
+    The colour attempt goes first, with the assignment as its shadow (its
+    parities are fixed in phase 0); identical pieces usually make it the
+    shorter, so the exact attempt then stops as soon as it is no longer
+    likely to win.
+    """
     if problem.exact:
         try:
             solve_decomposed(problem, cancel=cancel, progress=progress)
         except Stuck as exc:
             raise HlavolamyError(f"the commutators strategy could not finish this position: {exc}") from None
         return
-    attempts, failure, shadow = [], None, None
-    assigned = problem.fork()
+    attempts: list[Problem] = []
+    failure: HlavolamyError | None = None
+    assigned: Problem | None = problem.fork()
     try:
         _colours_to_exact(assigned)
-        shadow = assigned.labels.copy()
-        solve_decomposed(assigned, cancel=cancel, progress=progress)
-        attempts.append(assigned)
-    except (Stuck, UnreachableError) as exc:
-        failure = exc
+    except UnreachableError as exc:
+        failure, assigned = exc, None
     on_colours = problem.fork()
-    on_colours.shadow = shadow
-    if attempts:
-        on_colours.budget = len(assigned.turns) + len(assigned.turns) // 2
+    on_colours.shadow = None if assigned is None else assigned.labels.copy()
     try:
         solve_decomposed(on_colours, cancel=cancel, progress=progress)
         attempts.append(on_colours)
-    except (Stuck, OverBudget):
-        pass
+    except Stuck as exc:
+        failure = failure or exc
+    if assigned is not None:
+        if attempts:  # only worth finishing if it may come out shorter
+            assigned.budget = len(on_colours.turns) + len(on_colours.turns) // 10
+        try:
+            solve_decomposed(assigned, cancel=cancel, progress=progress)
+            attempts.append(assigned)
+        except (Stuck, OverBudget) as exc:
+            failure = failure or exc
     if not attempts:
         if isinstance(failure, UnreachableError):
             raise failure
