@@ -45,6 +45,9 @@ _PAIR_CELLS = 12_000_000
 """Work per commutator stage: pairs tried x cells."""
 _MAX_PAIRS = 150_000
 """Most pairs per stage however small the puzzle (pairs cost Python time too)."""
+_MAX_INDEPENDENT = 60
+"""Longest independent move (a power of a short word) offered as a macro: longer ones cost more
+than a conjugated 3-cycle ever does, and computing their permutations took most of a 5x5x5's library."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,8 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     report(progress, 0.65, "commutators of powers")
     pool.add_commutators(_prime_powers(_power_sources(words)), words[:600], until(0.85), cancel)
     for ind in independent_moves(puzzle, time_budget=max(0.0, until(1.0) - time.monotonic()), cancel=cancel):
-        pool.add(Word(ind.turns, puzzle.perm_of(ind.turns)))
+        if len(ind.turns) <= _MAX_INDEPENDENT:
+            pool.add(Word(ind.turns, puzzle.perm_of(ind.turns)))
     result = pool.kept()
     have = {(m.kind, int(group_of[m.cells[0]])) for m in result}
     for g, po in enumerate(structure.piece_orbits):

@@ -155,15 +155,18 @@ def independent_moves(puzzle: Puzzle, *, max_length: int = 4, max_words: int = 5
     def length(turns: list[Turn]) -> int:
         return sum(min(t.power % orders[t.move], -t.power % orders[t.move]) for t in turns)
 
-    best: dict[tuple[int, ...], IndependentMove] = {}
+    best: dict[tuple[int, ...], tuple[int, IndependentMove]] = {}
     for word in words:
         for k, cells in _powers_fixing_outside(word, group_of):
             key = tuple(cells.tolist())
-            turns = [Turn(t.move, t.power * k) for t in word.turns] if len(word.turns) == 1 else word.turns * k
-            candidate = IndependentMove(turns, key, groups[int(group_of[key[0]])])
+            if len(word.turns) == 1:
+                turns = [Turn(t.move, t.power * k) for t in word.turns]
+                cost = length(turns)
+            else:
+                turns, cost = word.turns * k, k * length(word.turns)  # long: priced without listing it
             old = best.get(key)
-            if old is None or length(old.turns) > length(candidate.turns):
-                best[key] = candidate
+            if old is None or old[0] > cost:
+                best[key] = (cost, IndependentMove(turns, key, groups[int(group_of[key[0]])]))
         if time.monotonic() > deadline:
             break
-    return sorted(best.values(), key=lambda m: (length(m.turns), m.cells))
+    return [m for _, m in sorted(best.values(), key=lambda cm: (cm[0], cm[1].cells))]
