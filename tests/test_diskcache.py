@@ -289,3 +289,18 @@ def test_cli_says_when_the_cache_is_off(monkeypatch, capsys):
     monkeypatch.setenv("HLAVOLAMY_CACHE_DIR", "off")
     assert main(["cache", "--info"]) == 0
     assert "off" in capsys.readouterr().out
+
+
+def test_cli_builds_tables_ahead(cache, tmp_path, capsys):
+    from hlavolamy.core.fileformat import save_puzzle
+    from hlavolamy.core.puzzle import Puzzle
+
+    cycle = [1, 2, 3, 4, 5, 6, 7, 0] + list(range(8, 12))
+    swap = [0, 1, 2, 3, 4, 5, 7, 6, 9, 8, 11, 10]  # odd on 6..11, so the group is not tiny
+    turn = [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 6, 7]
+    path = tmp_path / "p.json"
+    save_puzzle(path, Puzzle([str(i) for i in range(12)], {"a": cycle, "b": swap, "c": turn}))
+    assert main(["cache", "--build", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}: solved in ") and "tables written" in out
+    assert any(e.current for e in diskcache.entries())
