@@ -222,22 +222,29 @@ def _where_sifting_stops(chain: Chain, level: int) -> str:
 
 
 def _shortest_sift(chain: Chain, perm: np.ndarray, cancel: CancelToken | None) -> list[Turn]:
-    """The shortest of the solutions ``w`` + sift(position after ``w``) over the chain's short prefixes ``w``.
+    """The shortest of ``w`` + sift(position after ``w``) over the chain's short prefixes ``w``, both ways.
 
     Each sift costs one table look-up per level, so trying a few hundred
     prefixes is cheap, and the best of them is much shorter than one sift.
+    The inverse position is sifted the same way and its solutions inverted
+    (a solution of ``perm⁻¹`` read backwards solves ``perm``): prefixes
+    become suffixes, twice the candidates for twice the look-ups.
     """
     puzzle = chain.puzzle
     inv = _inverse_index(chain.turns)
+    inverse = np.argsort(perm)
     candidates: list[tuple[int, list[int]]] = []
-    for prefix, prefix_perm in chain.prefixes():
-        if cancel is not None:
-            cancel.check()
-        words, _ = chain.sift(perm[prefix_perm])
-        solution = list(prefix)
-        for word in reversed(words):
-            solution.extend(inv[i] for i in reversed(word))
-        candidates.append((len(solution), solution))
+    for backwards, position in ((False, perm), (True, inverse)):
+        for prefix, prefix_perm in chain.prefixes():
+            if cancel is not None:
+                cancel.check()
+            words, _ = chain.sift(position[prefix_perm])
+            solution = list(prefix)
+            for word in reversed(words):
+                solution.extend(inv[i] for i in reversed(word))
+            if backwards:
+                solution = [inv[i] for i in reversed(solution)]
+            candidates.append((len(solution), solution))
     candidates.sort(key=lambda c: c[0])
     finished = [simplify(puzzle, chain.word_turns(s)) for _, s in candidates[:_SIMPLIFIED]]
     return min(finished, key=puzzle.length)
