@@ -118,10 +118,11 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     result = pool.kept()
     if pool.add_twists(words[:1000], {(m.kind, int(group_of[m.cells[0]])) for m in result}, cancel):
         result = pool.kept()
-    for key in ["analysis.commutators"] + (["analysis.commutators.complete"] if searched_all else []):
+    names = ["analysis.commutators"] + (["analysis.commutators.complete"] if searched_all else [])
+    for key in names:
         puzzle.cache[key] = result
         remember_recent(_BY_MOVES, moves_key(puzzle) + key, result)
-        to_disk(puzzle, key, result)
+    to_disk(puzzle, names[-1], result)  # a complete library also answers for the budgeted one
     report(progress, 1.0, f"{len(result)} macros")
     return result
 

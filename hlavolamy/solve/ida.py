@@ -121,7 +121,7 @@ def optimal(problem: Problem, *, nodes: int = NODES, seconds: float | None = Non
     if problem.is_solved():
         return
     if not problem.exact and problem.wildcards == 0 and _colours_tell_pieces(problem.puzzle, problem.goal):
-        _to_exact(problem)
+        problem.to_exact()
     puzzle = problem.puzzle
     report(progress, 0.0, "optimal: pattern databases")
     tables = patterns(puzzle, problem.goal, problem.exact, cancel=cancel)
@@ -133,16 +133,6 @@ def optimal(problem: Problem, *, nodes: int = NODES, seconds: float | None = Non
     search = _Search(problem, tables, steps, wildcards, nodes, cancel, deadline)
     path = search.run(progress)
     problem.play([steps.turns[g] for g in path])
-
-
-def _to_exact(problem: Problem) -> None:
-    """Colours that identify every piece and its turn: continue on the one position showing them."""
-    from hlavolamy.analysis.colours import assign_colours
-
-    state = assign_colours(problem.puzzle, problem.labels)
-    problem.labels = np.asarray(state.perm, dtype=np.int64)
-    problem.goal = np.arange(problem.puzzle.n_cells, dtype=np.int64)
-    problem.exact = True
 
 
 def _steps(puzzle: Puzzle) -> _Steps:

@@ -15,10 +15,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from hlavolamy.analysis.colours import assign_colours
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import HlavolamyError
+from hlavolamy.errors import HlavolamyError, UnreachableError
 
 
 class OverBudget(HlavolamyError):
@@ -77,6 +78,29 @@ class Problem:
         """An independent copy sharing the puzzle (and so its caches)."""
         return replace(self, labels=self.labels.copy(), goal=self.goal.copy(), turns=list(self.turns),
                        shadow=None if self.shadow is None else self.shadow.copy())
+
+    def adopt(self, other: Problem) -> None:
+        """Take over the work of ``other`` (a fork whose answer won): where it stands, its goal and its turns."""
+        self.labels, self.goal, self.turns = other.labels, other.goal, other.turns
+        self.exact, self.slack, self.shadow = other.exact, other.slack, other.shadow
+
+    def to_exact(self) -> None:
+        """Continue a colour problem as an exact one: a reachable permutation showing the current colours.
+
+        With wildcards the permutation may show up to that many other colours;
+        the slack left for the rest of the solve shrinks by as many.
+        """
+        try:
+            state = assign_colours(self.puzzle, self.labels)
+        except UnreachableError:
+            if not self.wildcards:
+                raise
+            state = assign_colours(self.puzzle, self.labels, wildcards=self.wildcards)
+        changed = int(np.count_nonzero(self.puzzle.colour_ids[state.perm] != self.labels))
+        self.slack = max(0, self.wildcards - changed)
+        self.labels = np.asarray(state.perm, dtype=np.int64)
+        self.goal = np.arange(self.puzzle.n_cells, dtype=np.int64)
+        self.exact = True
 
     def exact_labels(self) -> np.ndarray | None:
         """The exact position now: the labels of an exact problem, the shadow of a colour one (None if none)."""

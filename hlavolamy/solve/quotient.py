@@ -67,8 +67,8 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     (the position is unreachable).
     """
     puzzle = problem.puzzle
-    gens_given = gens
-    gens = list(generators(puzzle)) if gens is None else list(gens)
+    all_moves = gens is None
+    gens = list(generators(puzzle)) if all_moves else list(gens)
     index = np.full(puzzle.n_cells, -1, dtype=np.int64)
     index[frozen] = np.arange(frozen.size)
     local = [index[puzzle.turn_perm(g)[frozen]] for g in gens]
@@ -88,7 +88,7 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     goal_key = key(goal_labels.astype(start[0].dtype), np.zeros_like(start_vec))
     if key(*start) == goal_key:
         return []
-    if problem.exact and gens_given is None and quotient_too_big(puzzle, frozen, use_vector):
+    if problem.exact and all_moves and quotient_too_big(puzzle, frozen, use_vector):
         raise QuotientTooBig(f"the moves reach more than {MAX_NODES} quotient states")
     parent: dict[bytes, tuple[bytes | None, int]] = {key(*start): (None, -1)}
     frontier = [start]

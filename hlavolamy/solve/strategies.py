@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 
+from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.independent import generators
 from hlavolamy.core.progress import CancelToken, ProgressCallback
 from hlavolamy.errors import HlavolamyError, UnreachableError
@@ -85,21 +86,19 @@ def _optimal_within_budget(problem: Problem, progress: ProgressCallback | None, 
         optimal(attempt, nodes=AUTO_NODES, seconds=seconds, cancel=cancel, progress=progress)
     except (SearchFailed, UnreachableError):
         return False
-    problem.labels, problem.goal, problem.turns = attempt.labels, attempt.goal, attempt.turns
-    problem.exact, problem.slack = attempt.exact, attempt.slack
+    problem.adopt(attempt)
     return True
 
 
 def _chain(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> None:
     """Solve from where ``problem`` stands with the stabiliser chain (colours: via a reachable exact position)."""
     if not problem.exact:
-        _colours_to_exact(problem)
+        problem.to_exact()
     problem.play(chain_solve(problem.puzzle, problem.labels, cancel=cancel, progress=progress))
 
 
 def _moved_cells(problem: Problem) -> int:
-    ident = np.arange(problem.puzzle.n_cells)
-    return int(np.count_nonzero(np.any([m != ident for m in problem.puzzle.moves.values()], axis=0)))
+    return sum(len(o) for o in pieces(problem.puzzle).orbits)
 
 
 def _whole(problem: Problem, progress: ProgressCallback | None, cancel: CancelToken) -> str:
@@ -133,7 +132,7 @@ def _whole(problem: Problem, progress: ProgressCallback | None, cancel: CancelTo
             raise stuck from None
         attempts.append((by_chain, "chain"))
     best, name = min(attempts, key=lambda a: _length(a[0]))
-    problem.labels, problem.goal, problem.turns = best.labels, best.goal, best.turns
+    problem.adopt(best)
     return name
 
 
@@ -155,7 +154,7 @@ def _commutators(problem: Problem, progress: ProgressCallback | None, cancel: Ca
     failure: HlavolamyError | None = None
     assigned: Problem | None = problem.fork()
     try:
-        _colours_to_exact(assigned)
+        assigned.to_exact()
     except UnreachableError as exc:
         failure, assigned = exc, None
     on_colours = problem.fork()
@@ -177,30 +176,11 @@ def _commutators(problem: Problem, progress: ProgressCallback | None, cancel: Ca
         if isinstance(failure, UnreachableError):
             raise failure
         raise HlavolamyError(f"the commutators strategy could not finish this position: {failure}")
-    best = min(attempts, key=_length)
-    problem.labels, problem.goal, problem.turns = best.labels, best.goal, best.turns
+    problem.adopt(min(attempts, key=_length))
 
 
 def _length(problem: Problem) -> int:
     return problem.puzzle.length(simplify(problem.puzzle, problem.turns))
-
-
-def _colours_to_exact(problem: Problem) -> None:
-    """Continue a colour problem as an exact one: a reachable permutation showing the current colours."""
-    from hlavolamy.analysis.colours import assign_colours
-
-    puzzle = problem.puzzle
-    try:
-        state = assign_colours(puzzle, problem.labels)
-    except UnreachableError:
-        if not problem.wildcards:
-            raise
-        state = assign_colours(puzzle, problem.labels, wildcards=problem.wildcards)
-    changed = int(np.count_nonzero(puzzle.colour_ids[state.perm] != problem.labels))
-    problem.slack = max(0, problem.wildcards - changed)
-    problem.labels = np.asarray(state.perm, dtype=np.int64)
-    problem.goal = np.arange(problem.puzzle.n_cells, dtype=np.int64)
-    problem.exact = True
 
 
 def _broken_invariants(problem: Problem, cells: np.ndarray) -> list[str]:
