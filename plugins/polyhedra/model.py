@@ -1,0 +1,116 @@
+"""A polyhedron puzzle from its data: the description, the move names, and the :class:`Puzzle` it makes.
+
+The plugin record's data is ``{"description": "d f 0.7"}`` plus, when the
+designer renamed moves, ``"names": {"generated name": "chosen name"}``.
+Everything else (stickers, pieces, permutations) is recomputed from it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from hlavolamy.core.puzzle import PluginRecord, Puzzle
+from hlavolamy.errors import PuzzleError
+
+from .cutting import Cutting
+from .description import Description, DescriptionError, parse
+from .turns import Grip, grips
+
+PLUGIN = "polyhedra"
+
+PALETTES = {
+    "cube": ("#ffffff", "#009b48", "#b71234", "#0046ad", "#ff5800", "#ffd500"),
+    "tetrahedron": ("#00a651", "#0046ad", "#d7282f", "#ffd500"),
+    "octahedron": ("#ffffff", "#d7282f", "#00a651", "#8a2be2", "#ffd500", "#ff7f00", "#0046ad", "#9c9c9c"),
+    "dodecahedron": ("#ffffff", "#00a651", "#d7282f", "#ffd500", "#7f3fbf", "#0046ad", "#ff9ecf", "#b8e986",
+                     "#ff7f00", "#4fc3f7", "#fff59d", "#9c9c9c"),
+}
+ICOSAHEDRON_COLOURS = ("#ffffff", "#d7282f", "#00a651", "#0046ad", "#ffd500", "#ff7f00", "#7f3fbf", "#ff9ecf",
+                       "#b8e986", "#4fc3f7", "#8b4513", "#9c9c9c", "#006064", "#fff59d", "#c62828", "#283593",
+                       "#2e7d32", "#f9a825", "#ad1457", "#000000")
+"""Face colours by face, in the solid's face order."""
+
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+[A-Za-z_][A-Za-z0-9_]*")
+
+
+class Polyhedron:
+    """A described, cut solid with its named grips."""
+
+    def __init__(self, description: Description, names: Mapping[str, str] | None = None):
+        self.description = description
+        self.cutting = Cutting(description)
+        self.renames = dict(names or {})
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Polyhedron:
+        """Check and read plugin data; PuzzleError names the key that is wrong."""
+        if not isinstance(data, Mapping):
+            raise PuzzleError(f"polyhedra data must be an object, not {type(data).__name__}")
+        unknown = set(data) - {"description", "names"}
+        if unknown:
+            raise PuzzleError(f"polyhedra data: unknown key {sorted(unknown)[0]!r} (known: description, names)")
+        if "description" not in data:
+            raise PuzzleError("polyhedra data: no description (such as \"c f 0.333333333\")")
+        names = data.get("names") or {}
+        if not isinstance(names, Mapping) or not all(isinstance(k, str) and isinstance(v, str)
+                                                     for k, v in names.items()):
+            raise PuzzleError("polyhedra data: names must map generated move names to chosen ones (text to text)")
+        return cls(parse(data["description"]), names)
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"description": self.description.text()}
+        if self.renames:
+            data["names"] = dict(self.renames)
+        return data
+
+    @cached_property
+    def grips(self) -> list[Grip]:
+        found = grips(self.cutting)
+        if not found:
+            raise DescriptionError(f"polyhedra description {self.description.text()!r} has no turning layer: "
+                                   "add a cut")
+        return found
+
+    @cached_property
+    def move_names(self) -> list[str]:
+        """The name of every grip's move, after the designer's renames (checked: words, all different)."""
+        generated = [g.name for g in self.grips]
+        stray = sorted(set(self.renames) - set(generated))
+        if stray:
+            raise PuzzleError(f"polyhedra data: names renames {stray[0]!r}, which is not a move "
+                              f"(the moves are {', '.join(generated)})")
+        out = [self.renames.get(n, n) for n in generated]
+        for name in out:
+            if not NAME.fullmatch(name):
+                raise PuzzleError(f"polyhedra data: move name {name!r} is not a word (letters, digits, _)")
+        if len(set(out)) != len(out):
+            twice = next(n for n in out if out.count(n) > 1)
+            raise PuzzleError(f"polyhedra data: two moves are named {twice!r}")
+        return out
+
+    def moves(self) -> dict[str, np.ndarray]:
+        return dict(zip(self.move_names, (g.perm for g in self.grips)))
+
+    @property
+    def colours(self) -> list[str]:
+        """The face name of every sticker: the solved colouring."""
+        names = self.cutting.solid.face_names
+        return [names[s.face] for s in self.cutting.stickers]
+
+    @property
+    def palette(self) -> dict[str, str]:
+        shape = self.cutting.solid
+        colours = PALETTES.get(shape.name, ICOSAHEDRON_COLOURS)
+        return dict(zip(shape.face_names, colours))
+
+    def puzzle(self, name: str = "", description: str = "") -> Puzzle:
+        text = self.description.text()
+        return Puzzle(self.colours, self.moves(), name=name or f"{self.description.solid_name} {text}",
+                      description=description or f"{self.description.solid_name} cut as {text!r} "
+                      f"({len(self.cutting.stickers)} stickers, {len(self.cutting.pieces)} pieces)",
+                      palette=self.palette, plugin=PluginRecord(PLUGIN, self.to_data()))

@@ -1,0 +1,180 @@
+"""Grips and their turns: which layers of which axis turn, and the sticker permutation of each.
+
+An axis line (through a face centre, a corner or an edge midpoint) is cut by
+the planes perpendicular to it into layers. Each layer is a grip, except the
+one that holds the solid's centre: it never turns, so a 3x3x3's centres and a
+megaminx's stay put, as on the real puzzles. When a plane passes through the
+centre, the layer that stays is the one holding the *anchor*, a point just off
+the centre towards the first corner (a skewb then keeps that corner still) or,
+on a tetrahedron's corner axes, the layer on the corner's side (a master
+pyraminx keeps its face centres still). Either way the layers that turn never
+make up a whole-puzzle rotation about one axis.
+
+The permutation of a turn is found by turning every sticker of the layer and
+matching its corners to a sticker's corners; a turned sticker that lands on no
+sticker means the cuts jam that turn, and the description is refused.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from hlavolamy.core import perm as P
+
+from .cutting import Cutting, axes
+from .description import DescriptionError
+from .solids import Solid
+
+MATCH_TOLERANCE = 1e-6
+NUDGE = np.array([0.0123, -0.0311, 0.0157])
+"""Moves the anchor off every symmetry plane through the first corner."""
+
+
+def anchor(shape: Solid) -> np.ndarray:
+    """A point just off the centre, towards the first corner and in no symmetry plane."""
+    direction = shape.vertices[0] / np.linalg.norm(shape.vertices[0]) + NUDGE
+    return 1e-4 * direction / np.linalg.norm(direction)
+
+
+class JamError(DescriptionError):
+    """A turn that does not carry stickers onto stickers (the cuts block it)."""
+
+
+@dataclass(frozen=True)
+class Grip:
+    """Layer ``layer`` (1 = outermost) counted from the axis end ``end`` (a unit vector), turning ``order`` ways.
+
+    ``name`` is the end's name with the layer number in front (``U``, ``2U``);
+    the base turn is clockwise seen from that end.
+    """
+
+    name: str
+    kind: str
+    end: np.ndarray
+    other_end: np.ndarray | None
+    layer: int
+    order: int
+    cells: np.ndarray
+    perm: np.ndarray
+
+
+def rotation(axis: np.ndarray, angle: float) -> np.ndarray:
+    """Rotation matrix by ``angle`` (radians, counter-clockwise seen from the tip of ``axis``)."""
+    x, y, z = axis
+    c, s = math.cos(angle), math.sin(angle)
+    k = np.array([[0, -z, y], [z, 0, -x], [-y, x, 0]])
+    return np.eye(3) + s * k + (1 - c) * (k @ k)
+
+
+def axis_names(shape: Solid, kind: str) -> tuple[str, ...]:
+    return {"f": shape.face_names, "v": shape.vertex_names, "e": shape.edge_names}[kind]
+
+
+def axis_order(shape: Solid, kind: str, index: int) -> int:
+    """How many ways a layer about this axis turns: a face's corners, a corner's faces, or 2 for an edge."""
+    if kind == "f":
+        return len(shape.faces[index])
+    if kind == "v":
+        return sum(1 for face in shape.faces if index in face)
+    return 2
+
+
+def grips(cutting: Cutting) -> list[Grip]:
+    """Every grip of the cut solid, in axis order then layer by layer from each named end."""
+    shape = cutting.solid
+    out: list[Grip] = []
+    done: list[np.ndarray] = []
+    for kind in dict.fromkeys(c.kind for c in cutting.description.cuts):
+        directions = axes(shape, kind)
+        names = axis_names(shape, kind)
+        for i, a in enumerate(directions):
+            if any(abs(abs(float(a @ d)) - 1) < 1e-9 for d in done):
+                continue
+            done.append(a)
+            opposite = [j for j, b in enumerate(directions) if float(a @ b) < -1 + 1e-9]
+            out += _line_grips(cutting, kind, i, opposite[0] if opposite else None, names)
+    return out
+
+
+def _line_grips(cutting: Cutting, kind: str, i: int, j: int | None, names: tuple[str, ...]) -> list[Grip]:
+    """The grips of one axis line: its layers but the anchor's, named from the nearer end."""
+    shape = cutting.solid
+    directions = axes(shape, kind)
+    a = directions[i]
+    offsets = sorted({round(float(p.offset * (p.normal @ a)), 9) for p in cutting.planes
+                      if abs(abs(float(p.normal @ a)) - 1) < 1e-9})
+    if not offsets:
+        return []
+    height = cutting.centres @ a
+    layer_of = np.searchsorted(np.array(offsets), height)
+    if j is None and 0.0 in offsets:  # a tetrahedron's corner axis cut through the centre
+        anchor_layer = offsets.index(0.0) + 1
+    else:
+        anchor_layer = int(np.searchsorted(np.array(offsets), float(anchor(shape) @ a)))
+    reach = float(np.max(shape.vertices @ a))
+    bounds = [-float(np.max(shape.vertices @ -a))] + offsets + [reach]
+    order = axis_order(shape, kind, i)
+    out = []
+    for layer in range(len(offsets) + 1):
+        cells = np.flatnonzero(layer_of == layer)
+        if layer == anchor_layer or not len(cells):
+            continue
+        middle = (bounds[layer] + bounds[layer + 1]) / 2
+        from_far = j is not None and middle < -1e-9
+        end, other = (directions[j], a) if from_far else (a, directions[j] if j is not None else None)
+        number = layer + 1 if from_far else len(offsets) + 1 - layer
+        name = names[j if from_far else i]
+        perm = turn_perm(cutting, cells, end, order, f"{number if number > 1 else ''}{name}")
+        if P.is_identity(perm):
+            continue  # only stickers on the axis: turning them changes nothing
+        out.append(Grip(f"{number if number > 1 else ''}{name}", kind, end, other, number, order, cells, perm))
+    return out
+
+
+def turn_perm(cutting: Cutting, cells: np.ndarray, end: np.ndarray, order: int, name: str) -> np.ndarray:
+    """The permutation of turning ``cells`` clockwise seen from ``end`` by one step (``perm[dst] = src``).
+
+    Each power 1..order of the turn is matched on its own and must equal the
+    power of the first (and the full circle the identity), so float error can
+    never slip into a permutation unnoticed.
+    """
+    base = _matched_turn(cutting, cells, end, -2 * math.pi / order, name)
+    step = base
+    for k in range(2, order + 1):
+        direct = _matched_turn(cutting, cells, end, -2 * math.pi * k / order, name)
+        step = P.compose(step, base)
+        if not np.array_equal(direct, step):
+            raise JamError(f"move {name}: turning {k} steps does not equal {k} single steps")
+    if not P.is_identity(step):
+        raise JamError(f"move {name}: the full circle is not the identity")
+    found = P.order(base)
+    if found not in (1, order):
+        raise JamError(f"move {name} has order {found}, expected {order}")
+    return base
+
+
+def _matched_turn(cutting: Cutting, cells: np.ndarray, end: np.ndarray, angle: float, name: str) -> np.ndarray:
+    turn = rotation(end, angle)
+    centres = cutting.centres[cells] @ turn.T
+    distance = np.linalg.norm(centres[:, None, :] - cutting.centres[None, cells, :], axis=2)
+    target = cells[np.argmin(distance, axis=1)]
+    perm = np.arange(len(cutting.stickers))
+    for src, dst in zip(cells.tolist(), target.tolist()):
+        moved = cutting.stickers[src].corners @ turn.T
+        if not _same_polygon(moved, cutting.stickers[dst].corners):
+            raise JamError(f"move {name} jams: sticker {src} turned by "
+                           f"{math.degrees(-angle):.0f} degrees lands on no sticker (the cuts block this turn)")
+        perm[dst] = src
+    if len(set(target.tolist())) != len(cells):
+        raise JamError(f"move {name} jams: two stickers land on one place")
+    return perm
+
+
+def _same_polygon(a: np.ndarray, b: np.ndarray) -> bool:
+    if len(a) != len(b):
+        return False
+    distance = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
+    return bool((distance.min(axis=1) < MATCH_TOLERANCE).all() and (distance.min(axis=0) < MATCH_TOLERANCE).all())
