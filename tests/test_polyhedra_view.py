@@ -12,6 +12,7 @@ QtCore = pytest.importorskip("PyQt6.QtCore")
 QtGui = pytest.importorskip("PyQt6.QtGui")
 
 from hlavolamy.core.state import State  # noqa: E402
+from hlavolamy.errors import PuzzleError  # noqa: E402
 from hlavolamy.plugins.hookspecs import DrawOptions  # noqa: E402
 from hlavolamy.plugins.manager import get_plugin_host  # noqa: E402
 
@@ -88,3 +89,53 @@ def test_clicks_turn_the_nearest_grip(app) -> None:
                   if np.allclose(np.sign(cutting.centres[i]), [-1, -1, -1]) and len(s.corners) == 3)
     x, y = view._net[corner][:3].mean(axis=0)
     assert view.move_at(x, y).move == "BLD"
+
+
+def test_designer_adds_cuts_sets_depths_names_moves_and_builds(app) -> None:
+    designer = GEOMETRY.designer(None)
+    render(lambda p: designer.paint(p, RECT, DrawOptions()))
+    with pytest.raises(PuzzleError, match="no turning layer"):
+        designer.build()
+    assert designer.press("add-f", 0, 0) and designer.build().n_cells == 54  # the default depth 1/3: a 3x3x3
+    render(lambda p: designer.paint(p, RECT, DrawOptions()))
+    left, right = designer._slider()
+    y = RECT.top() + 1.7 * 34  # the first cut's slider row
+    assert designer.press("depth", left + 0.75 * (right - left), y)
+    assert designer.description.cuts[0].depth == pytest.approx(0.495, abs=0.01)
+    assert designer.drag("depth", left + 0.5 * (right - left), y)  # the centre: a 2x2x2
+    designer.release("depth", 0, 0)
+    assert designer.description.text() == "c f 0" and designer.build().n_cells == 24
+    assert designer.press("solid-d", 0, 0) and designer.press("remove", 0, 0) and designer.press("add-f", 0, 0)
+    designer.set_data({"description": "d f 0.7"})
+    designer.rename_move("U", "Top")
+    puzzle = designer.build()
+    assert "Top" in puzzle.moves and puzzle.plugin.data["names"] == {"U": "Top"}
+    with pytest.raises(PuzzleError, match="two moves are named"):
+        designer.rename_move("F", "Top")
+    snapshot = designer.data()
+    designer.press("add-v", 0, 0)
+    designer.set_data(snapshot)  # undo
+    assert designer.build().moves.keys() == puzzle.moves.keys()
+    image = render(lambda p: designer.paint(p, RECT, DrawOptions()))
+    assert not image.isNull()
+
+
+def test_new_polyhedron_in_the_window_plays_from_the_designer(qtbot, tmp_path) -> None:
+    from PyQt6.QtCore import QSettings
+
+    from hlavolamy.gui.window import MainWindow
+
+    window = MainWindow(QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    try:
+        window.document.new(GEOMETRY, {"preset": "pyraminx"})
+        assert window.document.designer is not None
+        window.fields_tab.design.canvas.run_instant("add-e", "+ edge cut")
+        assert window.document.puzzle.plugin.data["description"].endswith("e 0")
+        window.document.undo_stack.undo()
+        assert window.document.puzzle.n_cells == 36
+        window.document.play(window.document.puzzle.parse("U 2R'"), "turns")
+        assert window.document.state.colours() != State.solved(window.document.puzzle).colours()
+    finally:
+        window.tasks.shutdown()
+        window.document.undo_stack.setClean()

@@ -21,7 +21,7 @@ from .model import PLUGIN, Polyhedron
 from .presets import PRESETS
 
 if TYPE_CHECKING:
-    from hlavolamy.plugins.hookspecs import View
+    from hlavolamy.plugins.hookspecs import Designer, View
 
 
 class PolyhedraGeometry(Geometry):
@@ -71,6 +71,14 @@ class PolyhedraGeometry(Geometry):
         from .view import PolyhedronView  # Qt only here
 
         return PolyhedronView(model, names)
+
+    def designer(self, puzzle: Puzzle | None) -> Designer | None:
+        """The cut designer, from this plugin's puzzle or from a bare cube (an empty design)."""
+        from .designer import PolyhedronDesigner  # Qt only here
+
+        ours = puzzle is not None and puzzle.plugin is not None and puzzle.plugin.name == PLUGIN
+        data = puzzle.plugin.data if ours else {"description": "c"}
+        return PolyhedronDesigner(data, name=puzzle.name if ours else "")
 
 
 @hookimpl
