@@ -194,3 +194,70 @@ def test_any_single_cut_gives_a_consistent_puzzle(shape, kind, depth):
         moved = {piece_of[int(c)] for c in np.flatnonzero(grip.perm != np.arange(len(grip.perm)))}
         for k in moved:
             assert len({piece_of[int(grip.perm[c])] for c in shape_model.cutting.pieces[k]}) == 1
+
+
+recognise = importlib.import_module(f"{PACKAGE}.recognise")
+
+
+def shuffled(puzzle, seed: int, names: dict[str, str] | None = None):
+    """The same puzzle with its cells renumbered and its moves renamed (as another tool would write it)."""
+    from hlavolamy.core.puzzle import Puzzle
+
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(puzzle.n_cells)  # new cell k is old cell order[k]
+    back = np.argsort(order)
+    moves = {(names or {}).get(k, f"m{k}"): back[m[order]] for k, m in puzzle.moves.items()}
+    return Puzzle([f"c{k}" for k in range(puzzle.n_cells)], moves, name="imported")
+
+
+@pytest.mark.parametrize("preset", ["3x3x3", "megaminx", "pyraminx", "fto", "master-pyraminx"])
+def test_an_import_is_recognised_up_to_relabelling(preset):
+    imported = shuffled(GEOMETRY.build(preset=preset), seed=7)
+    assert get_plugin_host().recognise(imported)
+    assert imported.plugin.name == "polyhedra"
+    assert imported.plugin.data["description"] == presets.PRESETS[preset][1]
+    rebuilt = GEOMETRY.moves(imported.plugin.data)
+    assert all(rebuilt[k] == imported.moves[k].tolist() for k in imported.moves)
+
+
+def test_a_skewb_with_all_eight_corner_turns_is_recognised():
+    """PuzzleGeometry's skewb turns all eight corners (our skewb keeps one still): half turns of either side."""
+    from hlavolamy.core.puzzle import Puzzle
+
+    cutting, turns_ = recognise.block_turns("c v 0")
+    halves = {f"t{k}": t.perm for k, t in enumerate(turns_) if t.steps == 1}
+    assert len(halves) == 8
+    imported = shuffled(Puzzle(["x"] * len(cutting.stickers), halves), seed=3)
+    assert get_plugin_host().recognise(imported) and imported.plugin.data["description"] == "c v 0"
+    assert int(analyse(imported, three_cycles=False).order.decimal) == 12 * 3149280  # 12 orientations
+
+
+def test_a_cube_file_without_centres_is_recognised_and_drawn():
+    """A ksolve 3x3x3 often leaves out the six centres: they never move."""
+    from hlavolamy.core.puzzle import Puzzle
+
+    cube = GEOMETRY.build(preset="3x3x3")
+    moving = np.flatnonzero(np.any([m != np.arange(54) for m in cube.moves.values()], axis=0))
+    index = {int(c): k for k, c in enumerate(moving)}
+    moves = {k: [index[int(m[c])] for c in moving] for k, m in cube.moves.items()}
+    imported = shuffled(Puzzle(["x"] * len(moving), moves), seed=5)
+    assert get_plugin_host().recognise(imported) and len(imported.plugin.data["cells"]) == 48
+
+
+def test_unrelated_puzzles_are_not_recognised():
+    from hlavolamy.core.puzzle import Puzzle
+
+    ring = Puzzle(["a"] * 24, {"r": [(i + 1) % 24 for i in range(24)], "s": [1, 0, *range(2, 24)]})
+    assert not get_plugin_host().recognise(ring) and ring.plugin is None
+
+
+def test_imports_through_formats_keep_the_picture(tmp_path):
+    from hlavolamy import formats
+
+    for fmt in ("ksolve", "kpuzzle"):
+        path = tmp_path / f"pyraminx.{fmt}"
+        formats.export_file(fmt, GEOMETRY.build(preset="pyraminx"), path)
+        loaded = formats.import_file(fmt, path).puzzle
+        assert loaded.plugin is not None and loaded.plugin.data["description"].startswith("t v")
+        save_puzzle(tmp_path / "again.json", loaded)
+        assert load_puzzle(tmp_path / "again.json").puzzle.plugin.data == loaded.plugin.data

@@ -139,3 +139,35 @@ def test_new_polyhedron_in_the_window_plays_from_the_designer(qtbot, tmp_path) -
     finally:
         window.tasks.shutdown()
         window.document.undo_stack.setClean()
+
+
+def test_an_imported_puzzle_is_drawn_and_clicks_play_its_own_moves(app) -> None:
+    import importlib
+
+    from hlavolamy.core.puzzle import Puzzle
+
+    recognise = importlib.import_module(f"{type(GEOMETRY).__module__}.recognise")
+    cutting, turns = recognise.block_turns("c v 0")
+    halves = {f"corner{k}": t.perm for k, t in enumerate(turns) if t.steps == 1}
+    order = np.random.default_rng(1).permutation(len(cutting.stickers))
+    back = np.argsort(order)
+    imported = Puzzle([f"c{k}" for k in range(30)], {k: back[m[order]] for k, m in halves.items()})
+    assert get_plugin_host().recognise(imported)
+    view = GEOMETRY.view(imported)
+    first, second = list(imported.moves)[:2]
+    state = State.solved(imported).apply(f"{first} {second}'")
+    render(lambda p: view.paint(p, RECT, state, DrawOptions(show_numbers=True, highlight=frozenset({0}))))
+    image = render(lambda p: view.paint(p, RECT, state, DrawOptions()))
+    for sticker, polygon in enumerate(view._net):
+        x, y = polygon[: len(cutting.stickers[sticker].corners)].mean(axis=0)
+        cell = view.cell_at(x, y)
+        assert view.cells[cell] == sticker
+        hit = view.move_at(x, y)
+        assert hit.move in imported.moves and cell in P_support(imported.moves[hit.move])
+        face_colour = view.model.palette[cutting.solid.face_names[cutting.stickers[view.cells[
+            imported.colours.index(state.colours()[cell])]].face]]
+        assert near(image.pixelColor(int(round(x)), int(round(y))), face_colour)
+
+
+def P_support(perm) -> set[int]:
+    return set(np.flatnonzero(perm != np.arange(len(perm))).tolist())

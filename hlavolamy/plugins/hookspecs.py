@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.puzzle import PluginRecord, Puzzle
 
 if TYPE_CHECKING:  # Qt types only for annotations: the core never imports Qt.
     from PyQt6.QtCore import QRectF
@@ -207,4 +207,17 @@ def hlavolamy_geometries() -> Iterable[Geometry]:
 
     Called once when plugins load. A plugin may return several; names must be
     unique across plugins (a clash is reported and the later one skipped).
+    """
+
+
+@hookspec
+def hlavolamy_recognise(puzzle: Puzzle) -> PluginRecord | None:
+    """Offer a drawing for a puzzle that no plugin made (an import): a record of one of this plugin's geometries.
+
+    Optional. Called on every imported puzzle without a plugin record, plugin by
+    plugin until one answers. Return ``PluginRecord(geometry_name, data)`` when
+    the geometry can draw ``puzzle`` *as it is* (its cells, moves and names
+    unchanged), else None. The host attaches the record only when
+    ``geometry.moves(data)`` rebuilds exactly the puzzle's moves, so a wrong
+    answer costs nothing but the time to check it.
     """

@@ -35,10 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pluggy
 
 import hlavolamy
-from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.puzzle import PluginRecord, Puzzle
 from hlavolamy.errors import HlavolamyError
 from hlavolamy.plugins import hookspecs
 from hlavolamy.plugins.hookspecs import Geometry
@@ -150,7 +151,8 @@ class PluginHost:
         if unknown or not callers:
             self.manager.unregister(plugin)
             problem = f"implements unknown hook(s) {', '.join(unknown)}" if unknown else "has no @hookimpl function"
-            raise pluggy.PluginValidationError(plugin, f"{problem}; expected hlavolamy_geometries")
+            raise pluggy.PluginValidationError(plugin, f"{problem}; expected hlavolamy_geometries "
+                                                        "(and optionally hlavolamy_recognise)")
 
     def _call_hook(self, plugin: object) -> list[object]:
         """Call this plugin's geometry hook alone, so its failure cannot hide the others."""
@@ -159,6 +161,36 @@ class PluginHost:
             if impl.plugin is plugin:
                 records.extend(_as_iterable(impl.function()))
         return records
+
+    def recognise(self, puzzle: Puzzle) -> bool:
+        """Attach a plugin's drawing to a puzzle without one (an import); True when a plugin recognised it.
+
+        Each plugin's ``hlavolamy_recognise`` is asked in load order. An answer
+        counts only when it names a geometry of that plugin and the geometry
+        rebuilds exactly the puzzle's moves from the record's data; a plugin that
+        raises is logged and passed over.
+        """
+        if puzzle.plugin is not None:
+            return False
+        for impl in reversed(self.manager.hook.hlavolamy_recognise.get_hookimpls()):  # pluggy lists last first
+            name = self.manager.get_name(impl.plugin)
+            try:
+                record = impl.function(puzzle=puzzle)
+                if record is None:
+                    continue
+                geometry = self.geometries.get(getattr(record, "name", None))
+                if not isinstance(record, PluginRecord) or self._geometry_owner.get(record.name) != name:
+                    raise TypeError(f"returned {_short(record)}, not a record of its own geometry")
+                rebuilt = geometry.moves(record.data)
+            except Exception as exc:  # noqa: BLE001 - a plugin's failure never stops an import
+                log.warning("plugin %s: hlavolamy_recognise: %s", name, _describe(exc))
+                continue
+            if rebuilt.keys() == puzzle.moves.keys() and all(
+                    np.array_equal(np.asarray(rebuilt[k]), puzzle.moves[k]) for k in puzzle.moves):
+                puzzle.plugin = PluginRecord(record.name, geometry.load_data(record.data))
+                return True
+            log.warning("plugin %s: hlavolamy_recognise answered %s, whose moves differ; ignored", name, record.name)
+        return False
 
     def _check_record(self, record: object) -> str | None:
         if not isinstance(record, Geometry):

@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.puzzle import PluginRecord, Puzzle
 from hlavolamy.errors import PuzzleError
 from hlavolamy.plugins.hookspecs import Geometry, Parameter, hookimpl
 
 from .model import PLUGIN, Polyhedron
 from .presets import PRESETS
+from .recognise import recognise
 
 if TYPE_CHECKING:
     from hlavolamy.plugins.hookspecs import Designer, View
@@ -63,14 +64,15 @@ class PolyhedraGeometry(Geometry):
             return None
         try:
             model = Polyhedron.from_data(puzzle.plugin.data)
-            names = model.move_names
+            cells = len(model.cells) if model.cells is not None else len(model.cutting.stickers)
+            model.move_names  # noqa: B018 - raises on bad names
         except PuzzleError:
             return None
-        if len(model.cutting.stickers) != puzzle.n_cells:
+        if cells != puzzle.n_cells:
             return None
         from .view import PolyhedronView  # Qt only here
 
-        return PolyhedronView(model, names)
+        return PolyhedronView(model)
 
     def designer(self, puzzle: Puzzle | None) -> Designer | None:
         """The cut designer, from this plugin's puzzle or from a bare cube (an empty design)."""
@@ -84,3 +86,10 @@ class PolyhedraGeometry(Geometry):
 @hookimpl
 def hlavolamy_geometries() -> list[Geometry]:
     return [PolyhedraGeometry()]
+
+
+@hookimpl
+def hlavolamy_recognise(puzzle: Puzzle) -> PluginRecord | None:
+    """An imported puzzle that is one of the presets up to relabelling gets our drawing."""
+    data = recognise(puzzle)
+    return PluginRecord(PLUGIN, data) if data is not None else None

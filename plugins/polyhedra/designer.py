@@ -216,7 +216,7 @@ class PolyhedronDesigner(Designer):
             key = repr(self._data)
             if self._view is None or self._view_key != key:
                 old = self._view
-                self._view = PolyhedronView(Polyhedron.from_data(self._data), list(puzzle.moves))
+                self._view = PolyhedronView(Polyhedron.from_data(self._data))
                 if old is not None:
                     self._view.yaw, self._view.pitch = old.yaw, old.pitch
                 self._view_key = key

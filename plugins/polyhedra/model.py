@@ -3,6 +3,11 @@
 The plugin record's data is ``{"description": "d f 0.7"}`` plus, when the
 designer renamed moves, ``"names": {"generated name": "chosen name"}``.
 Everything else (stickers, pieces, permutations) is recomputed from it.
+
+An imported puzzle drawn by this plugin (see :mod:`.recognise`) keeps its own
+cells and moves; its data adds ``"cells"`` (the sticker showing each cell) and
+``"moves"`` (each move as a block turn ``[kind, axis, first layer, last layer,
+steps]``), from which its permutations are rebuilt.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from hlavolamy.errors import PuzzleError
 
 from .cutting import Cutting
 from .description import Description, DescriptionError, parse
+from .recognise import relabelled_moves
 from .turns import Grip, grips
 
 PLUGIN = "polyhedra"
@@ -51,21 +57,47 @@ class Polyhedron:
         """Check and read plugin data; PuzzleError names the key that is wrong."""
         if not isinstance(data, Mapping):
             raise PuzzleError(f"polyhedra data must be an object, not {type(data).__name__}")
-        unknown = set(data) - {"description", "names"}
+        unknown = set(data) - {"description", "names", "cells", "moves"}
         if unknown:
-            raise PuzzleError(f"polyhedra data: unknown key {sorted(unknown)[0]!r} (known: description, names)")
+            raise PuzzleError(f"polyhedra data: unknown key {sorted(unknown)[0]!r} "
+                              "(known: description, names, cells, moves)")
         if "description" not in data:
             raise PuzzleError("polyhedra data: no description (such as \"c f 0.333333333\")")
         names = data.get("names") or {}
         if not isinstance(names, Mapping) or not all(isinstance(k, str) and isinstance(v, str)
                                                      for k, v in names.items()):
             raise PuzzleError("polyhedra data: names must map generated move names to chosen ones (text to text)")
-        return cls(parse(data["description"]), names)
+        model = cls(parse(data["description"]), names)
+        if "cells" in data or "moves" in data:
+            model._adopt(data.get("cells"), data.get("moves"))
+        return model
+
+    def _adopt(self, cells: Any, specs: Any) -> None:
+        """Take an imported puzzle's cell map and block turns, checked against the stickers."""
+        n = len(self.cutting.stickers)
+        if (not isinstance(cells, list) or not all(isinstance(c, int) and 0 <= c < n for c in cells)
+                or len(set(cells)) != len(cells)):
+            raise PuzzleError(f"polyhedra data: cells must list distinct stickers 0..{n - 1}, one per cell")
+        if not isinstance(specs, Mapping) or not specs:
+            raise PuzzleError("polyhedra data: moves must map each move to [kind, axis, first, last, steps]")
+        try:
+            self.imported = relabelled_moves(self.cutting, cells, specs)
+        except (ValueError, TypeError) as exc:
+            raise PuzzleError(f"polyhedra data: moves: {exc}") from None
+        self.cells = list(cells)
+        self.specs = {name: list(spec) for name, spec in specs.items()}
+
+    imported: dict[str, np.ndarray] | None = None
+    """The moves of an imported puzzle drawn by this plugin (None for our own puzzles)."""
+    cells: list[int] | None = None
+    specs: dict[str, list[Any]] | None = None
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"description": self.description.text()}
         if self.renames:
             data["names"] = dict(self.renames)
+        if self.imported is not None:
+            data["cells"], data["moves"] = list(self.cells), {k: list(v) for k, v in self.specs.items()}
         return data
 
     @cached_property
@@ -94,6 +126,8 @@ class Polyhedron:
         return out
 
     def moves(self) -> dict[str, np.ndarray]:
+        if self.imported is not None:
+            return dict(self.imported)
         return dict(zip(self.move_names, (g.perm for g in self.grips)))
 
     @property

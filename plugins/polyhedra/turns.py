@@ -82,55 +82,87 @@ def axis_order(shape: Solid, kind: str, index: int) -> int:
     return 2
 
 
-def grips(cutting: Cutting) -> list[Grip]:
-    """Every grip of the cut solid, in axis order then layer by layer from each named end."""
+@dataclass(frozen=True)
+class Line:
+    """An axis line of the cut solid and its layers, listed from the ``-direction`` side to the ``direction`` end.
+
+    ``opposite`` is the index of the axis at the other end when it is of the same
+    kind (a cube's face D opposite U), else None (a tetrahedron's corner faces a face).
+    """
+
+    kind: str
+    index: int
+    opposite: int | None
+    direction: np.ndarray
+    layers: tuple[np.ndarray, ...]
+    bounds: tuple[float, ...]
+    still: int
+    """The layer that never turns (it holds the centre, or the anchor)."""
+    order: int
+
+
+def lines(cutting: Cutting) -> list[Line]:
+    """Every axis line of the kinds the description cuts across, with at least one cut plane on it."""
     shape = cutting.solid
-    out: list[Grip] = []
+    out: list[Line] = []
     done: list[np.ndarray] = []
     for kind in dict.fromkeys(c.kind for c in cutting.description.cuts):
         directions = axes(shape, kind)
-        names = axis_names(shape, kind)
         for i, a in enumerate(directions):
             if any(abs(abs(float(a @ d)) - 1) < 1e-9 for d in done):
                 continue
             done.append(a)
             opposite = [j for j, b in enumerate(directions) if float(a @ b) < -1 + 1e-9]
-            out += _line_grips(cutting, kind, i, opposite[0] if opposite else None, names)
+            line = _line(cutting, kind, i, opposite[0] if opposite else None)
+            if line is not None:
+                out.append(line)
     return out
 
 
-def _line_grips(cutting: Cutting, kind: str, i: int, j: int | None, names: tuple[str, ...]) -> list[Grip]:
-    """The grips of one axis line: its layers but the anchor's, named from the nearer end."""
+def _line(cutting: Cutting, kind: str, i: int, j: int | None) -> Line | None:
     shape = cutting.solid
-    directions = axes(shape, kind)
-    a = directions[i]
+    a = axes(shape, kind)[i]
     offsets = sorted({round(float(p.offset * (p.normal @ a)), 9) for p in cutting.planes
                       if abs(abs(float(p.normal @ a)) - 1) < 1e-9})
     if not offsets:
-        return []
-    height = cutting.centres @ a
-    layer_of = np.searchsorted(np.array(offsets), height)
+        return None
+    layer_of = np.searchsorted(np.array(offsets), cutting.centres @ a)
     if j is None and 0.0 in offsets:  # a tetrahedron's corner axis cut through the centre
-        anchor_layer = offsets.index(0.0) + 1
+        still = offsets.index(0.0) + 1
     else:
-        anchor_layer = int(np.searchsorted(np.array(offsets), float(anchor(shape) @ a)))
-    reach = float(np.max(shape.vertices @ a))
-    bounds = [-float(np.max(shape.vertices @ -a))] + offsets + [reach]
-    order = axis_order(shape, kind, i)
+        still = int(np.searchsorted(np.array(offsets), float(anchor(shape) @ a)))
+    bounds = (-float(np.max(shape.vertices @ -a)), *offsets, float(np.max(shape.vertices @ a)))
+    layers = tuple(np.flatnonzero(layer_of == k) for k in range(len(offsets) + 1))
+    return Line(kind, i, j, a, layers, bounds, still, axis_order(shape, kind, i))
+
+
+def grips(cutting: Cutting) -> list[Grip]:
+    """Every grip of the cut solid, in axis order then layer by layer, each named from its nearer end."""
+    out: list[Grip] = []
+    for line in lines(cutting):
+        out += _line_grips(cutting, line)
+    return out
+
+
+def _line_grips(cutting: Cutting, line: Line) -> list[Grip]:
+    """The grips of one axis line: its layers but the still one."""
+    shape = cutting.solid
+    directions = axes(shape, line.kind)
+    names = axis_names(shape, line.kind)
+    i, j, a = line.index, line.opposite, line.direction
     out = []
-    for layer in range(len(offsets) + 1):
-        cells = np.flatnonzero(layer_of == layer)
-        if layer == anchor_layer or not len(cells):
+    for layer, cells in enumerate(line.layers):
+        if layer == line.still or not len(cells):
             continue
-        middle = (bounds[layer] + bounds[layer + 1]) / 2
+        middle = (line.bounds[layer] + line.bounds[layer + 1]) / 2
         from_far = j is not None and middle < -1e-9
         end, other = (directions[j], a) if from_far else (a, directions[j] if j is not None else None)
-        number = layer + 1 if from_far else len(offsets) + 1 - layer
-        name = names[j if from_far else i]
-        perm = turn_perm(cutting, cells, end, order, f"{number if number > 1 else ''}{name}")
+        number = layer + 1 if from_far else len(line.layers) - layer
+        name = f"{number if number > 1 else ''}{names[j if from_far else i]}"
+        perm = turn_perm(cutting, cells, end, line.order, name)
         if P.is_identity(perm):
             continue  # only stickers on the axis: turning them changes nothing
-        out.append(Grip(f"{number if number > 1 else ''}{name}", kind, end, other, number, order, cells, perm))
+        out.append(Grip(name, line.kind, end, other, number, line.order, cells, perm))
     return out
 
 

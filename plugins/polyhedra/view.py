@@ -11,6 +11,7 @@ button, back with the right.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from PyQt6.QtCore import QPointF, QRectF, Qt
@@ -21,6 +22,7 @@ from hlavolamy.plugins.hookspecs import DrawOptions, MoveHit, View
 
 from .model import Polyhedron
 from .net import sticker_polygons
+from .turns import lines
 from .turns import rotation as axis_rotation
 
 STICKER = 0.86
@@ -58,12 +60,45 @@ def containing(polygons: np.ndarray, x: float, y: float) -> np.ndarray:
     return np.flatnonzero(inside)
 
 
-class PolyhedronView(View):
-    """A polyhedron's state in 3D (turned by dragging) and as a net; a click turns the nearest grip."""
+@dataclass(frozen=True)
+class Handle:
+    """A move a click can play: the stickers it turns and the axis ends it turns about (end, power)."""
 
-    def __init__(self, model: Polyhedron, move_names: list[str]):
+    move: str
+    stickers: frozenset[int]
+    ends: tuple[tuple[np.ndarray, int], ...]
+
+
+def handles(model: Polyhedron) -> list[Handle]:
+    """Our grips with their move names, or an imported puzzle's moves as the block turns they are."""
+    if model.specs is None:
+        return [Handle(name, frozenset(g.cells.tolist()),
+                       tuple((end, power) for end, power in ((g.end, 1), (g.other_end, -1)) if end is not None))
+                for name, g in zip(model.move_names, model.grips)]
+    by_axis = {(line.kind, line.index): line for line in lines(model.cutting)}
+    out = []
+    for name, (kind, axis, first, last, _steps) in model.specs.items():
+        line = by_axis[(kind, axis)]
+        stickers = frozenset(np.concatenate(line.layers[first:last + 1]).tolist())
+        out.append(Handle(name, stickers, ((line.direction, 1), (-line.direction, -1))))
+    return out
+
+
+class PolyhedronView(View):
+    """A polyhedron's state in 3D (turned by dragging) and as a net; a click turns the nearest grip.
+
+    The puzzle's cell ``c`` shows on sticker ``cells[c]`` (all stickers in order for
+    our own puzzles; an imported puzzle's own map); a sticker no cell shows never
+    moves and keeps its face's colour.
+    """
+
+    def __init__(self, model: Polyhedron):
         self.model = model
-        self.move_names = move_names
+        n = len(model.cutting.stickers)
+        self.cells = np.array(model.cells if model.cells is not None else range(n), dtype=int)
+        self.cell_of = np.full(n, -1)
+        self.cell_of[self.cells] = np.arange(len(self.cells))
+        self.handles = handles(model)
         self.yaw = math.radians(-30)
         self.pitch = math.radians(25)
         cutting = model.cutting
@@ -122,11 +157,8 @@ class PolyhedronView(View):
     # -- painting ------------------------------------------------------------------------
     def paint(self, painter: QPainter, rect: QRectF, state: State, options: DrawOptions) -> None:
         self._place(rect)
-        puzzle = state.puzzle
-        palette = [QColor(options.colours.get(c) or puzzle.palette.get(c) or self.model.palette.get(c) or "#888888")
-                   for c in puzzle.colour_labels]
-        shown = state.colour_ids()
-        hover = self._grip_at(*options.hover) if options.hover else None
+        palette, shown = self._sticker_colours(state, options)
+        hover = self._handle_at(*options.hover) if options.hover else None
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         for body, polygons, cells in ((self._net_body, self._net, np.arange(len(self._net))),
                                       (self._solid_body, self._solid, self._solid_cells)):
@@ -136,20 +168,46 @@ class PolyhedronView(View):
                 painter.drawPolygon(_polygon(outline))
             self._paint_stickers(painter, polygons, cells, shown, palette, options, hover)
 
+    def _sticker_colours(self, state: State, options: DrawOptions) -> tuple[list[QColor], np.ndarray]:
+        """A palette and the palette index every sticker shows now.
+
+        A colour label takes the user's colour, else the puzzle's, else the colour
+        of the face its cells lie on when they all lie on one (an import's labels
+        are often one per cell), else grey. Stickers without a cell show their face.
+        """
+        puzzle = state.puzzle
+        faces = np.array([s.face for s in self.model.cutting.stickers])
+        face_colours = list(self.model.palette.values())
+        labels = puzzle.colour_labels
+        solved = puzzle.colour_ids
+        palette = []
+        for k, label in enumerate(labels):
+            on = set(faces[self.cells[solved == k]].tolist())
+            colour = (options.colours.get(label) or puzzle.palette.get(label)
+                      or (face_colours[on.pop()] if len(on) == 1 else "#888888"))
+            palette.append(QColor(colour))
+        palette += [QColor(c) for c in face_colours]
+        shown = len(labels) + faces  # stickers without a cell: their face
+        shown[self.cells] = state.colour_ids()
+        return palette, shown
+
     def _paint_stickers(self, painter: QPainter, polygons: np.ndarray, cells: np.ndarray, shown: np.ndarray,
-                        palette: list[QColor], options: DrawOptions, hover: tuple[int, int] | None) -> None:
-        hovered = set(self.model.grips[hover[0]].cells.tolist()) if hover else set()
-        for polygon, cell in zip(polygons, cells.tolist()):
+                        palette: list[QColor], options: DrawOptions, hover: int | None) -> None:
+        """Stickers (``cells`` here are sticker numbers), highlights by puzzle cell, numbers of puzzle cells."""
+        hovered = self.handles[hover].stickers if hover is not None else frozenset()
+        highlight = {int(self.cells[c]) for c in options.highlight if 0 <= c < len(self.cells)}
+        for polygon, sticker in zip(polygons, cells.tolist()):
+            cell = sticker
             centre = polygon.mean(axis=0)
             sticker = centre + STICKER * (polygon - centre)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(palette[shown[cell]])
             painter.drawPolygon(_polygon(sticker))
-            if cell in options.highlight or cell in hovered:
+            if cell in highlight or cell in hovered:
                 painter.setBrush(Qt.BrushStyle.NoBrush)
-                painter.setPen(QPen(QColor(HIGHLIGHT if cell in options.highlight else HOVER), 2.5))
+                painter.setPen(QPen(QColor(HIGHLIGHT if cell in highlight else HOVER), 2.5))
                 painter.drawPolygon(_polygon(sticker))
-            if options.show_numbers:
+            if options.show_numbers and self.cell_of[cell] >= 0:
                 side = math.sqrt(max(_area(polygon), 0.0))
                 if side >= 12:
                     font = painter.font()
@@ -159,39 +217,48 @@ class PolyhedronView(View):
                     dark = 0.299 * colour.redF() + 0.587 * colour.greenF() + 0.114 * colour.blueF() > 0.5
                     painter.setPen(QColor("black") if dark else QColor("white"))
                     painter.drawText(QRectF(centre[0] - side, centre[1] - side / 2, 2 * side, side),
-                                     Qt.AlignmentFlag.AlignCenter, str(cell))
+                                     Qt.AlignmentFlag.AlignCenter, str(self.cell_of[cell]))
 
     # -- hit-testing ---------------------------------------------------------------------
-    def cell_at(self, x: float, y: float) -> int | None:
+    def sticker_at(self, x: float, y: float) -> int | None:
+        """The sticker under the point, on the net or on the 3D picture."""
         hits = containing(self._net, x, y)
         if len(hits):
             return int(hits[0])
         hits = containing(self._solid, x, y)
         return int(self._solid_cells[hits[0]]) if len(hits) else None
 
-    def _grip_at(self, x: float, y: float) -> tuple[int, int] | None:
-        """The grip a click at the point turns, and the power that is clockwise seen from the sticker's side."""
-        cell = self.cell_at(x, y)
-        if cell is None:
+    def cell_at(self, x: float, y: float) -> int | None:
+        sticker = self.sticker_at(x, y)
+        if sticker is None or self.cell_of[sticker] < 0:
             return None
-        direction = self.model.cutting.centres[cell]
+        return int(self.cell_of[sticker])
+
+    def _handle_at(self, x: float, y: float, with_power: bool = False) -> int | tuple[int, int] | None:
+        """The handle a click at the point plays (with the power that is clockwise seen from the sticker's side)."""
+        sticker = self.sticker_at(x, y)
+        if sticker is None:
+            return None
+        direction = self.model.cutting.centres[sticker]
         direction = direction / np.linalg.norm(direction)
         best: tuple[float, int, int] | None = None
-        for k, grip in enumerate(self.model.grips):
-            if cell not in grip.cells:
+        for k, handle in enumerate(self.handles):
+            if sticker not in handle.stickers:
                 continue
-            for end, power in ((grip.end, 1), (grip.other_end, -1)):
-                if end is not None and (best is None or float(direction @ end) > best[0] + 1e-9):
+            for end, power in handle.ends:
+                if best is None or float(direction @ end) > best[0] + 1e-9:
                     best = (float(direction @ end), k, power)
-        return (best[1], best[2]) if best else None
+        if best is None:
+            return None
+        return (best[1], best[2]) if with_power else best[1]
 
     def move_at(self, x: float, y: float, button: str = "left") -> MoveHit | None:
         """Turn the grip nearest to the sticker: clockwise seen from its side with the left button."""
-        hit = self._grip_at(x, y)
+        hit = self._handle_at(x, y, with_power=True)
         if hit is None:
             return None
-        grip, power = hit
-        return MoveHit(self.move_names[grip], -power if button == "right" else power)
+        k, power = hit
+        return MoveHit(self.handles[k].move, -power if button == "right" else power)
 
     def drag(self, dx: float, dy: float) -> bool:
         """Turn the 3D picture: sideways about the vertical axis, up and down tilting it."""
