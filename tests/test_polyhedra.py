@@ -109,11 +109,14 @@ def test_each_sticker_in_one_piece_and_turns_move_whole_pieces(preset):
 
 
 def test_names_follow_the_faces_and_layers():
-    assert polyhedron("3x3x3").move_names == ["D", "U", "B", "F", "L", "R"]
+    assert polyhedron("3x3x3").move_names == ["U", "F", "R", "B", "L", "D"]
     assert sorted(polyhedron("megaminx").move_names) == sorted(["U", "F", "R", "BR", "BL", "L", "FR", "DR",
                                                                 "B", "DL", "FL", "D"])
     assert sorted(polyhedron("pyraminx").move_names) == ["2B", "2L", "2R", "2U", "B", "L", "R", "U"]
     assert "2D" in polyhedron("4x4x4").move_names
+    pyraminx = GEOMETRY.build(preset="pyraminx")
+    assert pyraminx.aliases["Uw"] == "U 2U"  # the pyraminx's big U: tip and middle layer
+    assert GEOMETRY.build(preset="master-pyraminx").aliases["Uw"] == "U 2U"
 
 
 def test_u_turns_the_top_clockwise_seen_from_above():

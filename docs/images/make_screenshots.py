@@ -34,6 +34,28 @@ SHOTS = {  # file -> hlavolamy gui arguments
 }
 
 
+POLYHEDRA_SHOTS = {  # file -> (hlavolamy new polyhedra arguments, hlavolamy gui arguments)
+    "polyhedra-cube.png": (["--preset", "3x3x3"], ["--play", "R U F' L D2", "--solved"]),
+    "polyhedra-pyraminx.png": (["--preset", "pyraminx"], ["--scramble", "10", "--seed", "3", "--solved"]),
+    "polyhedra-fto.png": (["--preset", "fto"], ["--scramble", "12", "--seed", "4", "--solved"]),
+    "polyhedra-megaminx.png": (["--preset", "megaminx"], ["--scramble", "12", "--seed", "2", "--solved"]),
+    "polyhedra-icosahedron.png": (["--description", "i f 0"], ["--scramble", "8", "--seed", "1", "--solved"]),
+    "polyhedra-analysis.png": (["--preset", "master-pyraminx"], ["--side", "analysis", "--analyse", "--orbit", "2"]),
+    "polyhedra-designer.png": (["--description", "d f 0.7 v 0.93"], ["--tab", "fields"]),
+}
+"""The polyhedra plugin's pages: a puzzle made with ``hlavolamy new polyhedra`` (into a temporary folder), then shot."""
+
+
+def shoot_polyhedra(name: str, new_args: list[str], gui_args: list[str]) -> None:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "puzzle.json")
+        subprocess.run([sys.executable, "-m", "hlavolamy.cli", "new", "polyhedra", *new_args, "-o", path],
+                       cwd=REPO, check=True)
+        shoot(name, [path, *gui_args])
+
+
 def shoot(name: str, args: list[str]) -> None:
     command = [sys.executable, "-m", "hlavolamy.cli", "gui", *args, "--size", SIZE, "--screenshot", str(HERE / name)]
     subprocess.run(command, cwd=REPO, check=True)
@@ -102,5 +124,8 @@ if __name__ == "__main__":
     for file, arguments in SHOTS.items():
         if not only or file in only:
             shoot(file, arguments)
+    for file, (new_args, gui_args) in POLYHEDRA_SHOTS.items():
+        if not only or file in only or "polyhedra" in only:
+            shoot_polyhedra(file, new_args, gui_args)
     if not only or "design" in only:
         design_walkthrough()

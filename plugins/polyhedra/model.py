@@ -130,6 +130,23 @@ class Polyhedron:
             return dict(self.imported)
         return dict(zip(self.move_names, (g.perm for g in self.grips)))
 
+    def aliases(self) -> dict[str, str]:
+        """Wide turns: ``Uw`` turns layers 1-2 from U (a pyraminx's big U), ``3Uw`` layers 1-3, where all are moves."""
+        names = dict(zip(((g.kind, g.axis, g.layer) for g in self.grips), self.move_names))
+        shape = self.cutting.solid
+        out: dict[str, str] = {}
+        for (kind, axis, layer), _name in names.items():
+            if layer != 1:
+                continue
+            end = {"f": shape.face_names, "v": shape.vertex_names, "e": shape.edge_names}[kind][axis]
+            k = 2
+            while (kind, axis, k) in names:
+                alias = f"{end}w" if k == 2 else f"{k}{end}w"
+                if alias not in self.move_names:
+                    out[alias] = " ".join(names[(kind, axis, j)] for j in range(1, k + 1))
+                k += 1
+        return out
+
     @property
     def colours(self) -> list[str]:
         """The face name of every sticker: the solved colouring."""
@@ -147,4 +164,4 @@ class Polyhedron:
         return Puzzle(self.colours, self.moves(), name=name or f"{self.description.solid_name} {text}",
                       description=description or f"{self.description.solid_name} cut as {text!r} "
                       f"({len(self.cutting.stickers)} stickers, {len(self.cutting.pieces)} pieces)",
-                      palette=self.palette, plugin=PluginRecord(PLUGIN, self.to_data()))
+                      aliases=self.aliases(), palette=self.palette, plugin=PluginRecord(PLUGIN, self.to_data()))

@@ -53,6 +53,8 @@ class Grip:
 
     name: str
     kind: str
+    axis: int
+    """Index of the end's face, corner or edge in the solid."""
     end: np.ndarray
     other_end: np.ndarray | None
     layer: int
@@ -137,11 +139,12 @@ def _line(cutting: Cutting, kind: str, i: int, j: int | None) -> Line | None:
 
 
 def grips(cutting: Cutting) -> list[Grip]:
-    """Every grip of the cut solid, in axis order then layer by layer, each named from its nearer end."""
+    """Every grip of the cut solid, each named from its nearer end: outer layers first, ends in the solid's order."""
     out: list[Grip] = []
     for line in lines(cutting):
         out += _line_grips(cutting, line)
-    return out
+    kinds = "fve"
+    return sorted(out, key=lambda g: (g.layer, kinds.index(g.kind), g.axis))
 
 
 def _line_grips(cutting: Cutting, line: Line) -> list[Grip]:
@@ -162,7 +165,7 @@ def _line_grips(cutting: Cutting, line: Line) -> list[Grip]:
         perm = turn_perm(cutting, cells, end, line.order, name)
         if P.is_identity(perm):
             continue  # only stickers on the axis: turning them changes nothing
-        out.append(Grip(name, line.kind, end, other, number, line.order, cells, perm))
+        out.append(Grip(name, line.kind, j if from_far else i, end, other, number, line.order, cells, perm))
     return out
 
 

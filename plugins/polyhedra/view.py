@@ -99,7 +99,7 @@ class PolyhedronView(View):
         self.cell_of = np.full(n, -1)
         self.cell_of[self.cells] = np.arange(len(self.cells))
         self.handles = handles(model)
-        self.yaw = math.radians(-30)
+        self.yaw = math.radians(30)
         self.pitch = math.radians(25)
         cutting = model.cutting
         self._corners3 = [s.corners for s in cutting.stickers]
