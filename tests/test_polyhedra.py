@@ -264,3 +264,20 @@ def test_imports_through_formats_keep_the_picture(tmp_path):
         assert loaded.plugin is not None and loaded.plugin.data["description"].startswith("t v")
         save_puzzle(tmp_path / "again.json", loaded)
         assert load_puzzle(tmp_path / "again.json").puzzle.plugin.data == loaded.plugin.data
+
+
+@pytest.mark.parametrize("name, description, order", [
+    ("skewb", "c v 0", 12 * 3149280),  # all eight corners turn: the 12 orientations are reachable
+    # PuzzleGeometry's pyraminx turns the tips and the four face layers (a corner's big layer turned the other
+    # way round with the whole puzzle): no piece stays put, and its group is 4 x ours
+    ("pyraminx", "t v 0.333333333333333 v 1.66666666666667", 4 * 75582720),
+])
+def test_twsearch_files_open_with_the_picture(name, description, order):
+    from pathlib import Path
+
+    from hlavolamy import formats
+
+    path = Path(__file__).parent / "data" / "twsearch" / f"{name}.tws"
+    puzzle = formats.import_file("ksolve", path).puzzle
+    assert puzzle.plugin is not None and puzzle.plugin.data["description"] == description
+    assert int(analyse(puzzle, three_cycles=False).order.decimal) == order
