@@ -136,6 +136,20 @@ def test_new_polyhedron_in_the_window_plays_from_the_designer(qtbot, tmp_path) -
         assert window.document.puzzle.n_cells == 36
         window.document.play(window.document.puzzle.parse("U 2R'"), "turns")
         assert window.document.state.colours() != State.solved(window.document.puzzle).colours()
+
+        from PyQt6.QtCore import QPoint, Qt
+
+        window.show()
+        colouring = window.colouring_tab
+        window.tabs.setCurrentWidget(colouring)
+        colouring.palette_list.setCurrentRow(list(colouring.palette).index("red"))
+        colouring.design.select_tool("paint")
+        colouring.design.canvas.grab()  # paints: the designer lays out its preview in this canvas
+        x, y = window.document.designer._view._net[0][:3].mean(axis=0)
+        point = QPoint(int(round(x)), int(round(y)))
+        qtbot.mousePress(colouring.design.canvas, Qt.MouseButton.LeftButton, pos=point)
+        qtbot.mouseRelease(colouring.design.canvas, Qt.MouseButton.LeftButton, pos=point)
+        assert window.document.puzzle.colours[0] == "red"
     finally:
         window.tasks.shutdown()
         window.document.undo_stack.setClean()
@@ -171,3 +185,29 @@ def test_an_imported_puzzle_is_drawn_and_clicks_play_its_own_moves(app) -> None:
 
 def P_support(perm) -> set[int]:
     return set(np.flatnonzero(perm != np.arange(len(perm))).tolist())
+
+
+def test_designer_repaints_stickers_and_faces(app) -> None:
+    designer = GEOMETRY.designer(GEOMETRY.build(preset="pyraminx"))
+    assert {t.id for t in designer.tools} >= {"paint", "paint-face"}
+    render(lambda p: designer.paint(p, RECT, DrawOptions()))
+    view = designer._view
+    first = view._net[0][: len(view.model.cutting.stickers[0].corners)].mean(axis=0)
+    designer.set_current_colour("pink", "#ff66cc")
+    assert designer.press("paint", *first)
+    puzzle = designer.build()
+    assert puzzle.colours[0] == "pink" and puzzle.palette["pink"] == "#ff66cc"
+    assert puzzle.colours.count("pink") == 1
+    designer.set_current_colour("F")  # a face's own label: painting it back is no paint
+    assert designer.press("paint", *first) and "paint" not in designer.data()
+    designer.set_current_colour("D", "#101010")  # a face colour changed
+    assert designer.press("paint-face", *first)
+    puzzle = designer.build()
+    assert puzzle.colours[:9] == ("D",) * 9 and puzzle.palette["D"] == "#101010"
+    image = render(lambda p: designer.paint(p, RECT, DrawOptions()))
+    render(lambda p: designer.paint(p, RECT, DrawOptions()))
+    view = designer._view
+    x, y = view._net[0][:3].mean(axis=0)
+    assert near(image.pixelColor(int(round(x)), int(round(y))), "#101010")
+    with pytest.raises(PuzzleError, match="palette must map"):
+        GEOMETRY.load_data({"description": "c f 0", "palette": {"U": "white"}})

@@ -5,7 +5,9 @@ The left of the drawing lists the cuts, each with a depth slider (the
 change it); the right shows the puzzle the design makes now, in 3D and as a
 net, or why it is not a puzzle yet. The solid and the cut commands are
 instant tools. The ``name`` tool renames the move of the grip under the
-click; :meth:`PolyhedronDesigner.rename_move` does the same from code.
+click; :meth:`PolyhedronDesigner.rename_move` does the same from code. The
+``paint`` tools (the Colouring tab's) paint the clicked sticker, or its whole
+face, with the colour the host chose through :meth:`set_current_colour`.
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ class PolyhedronDesigner(Designer):
         Tool("remove", "Remove cut", "Remove the selected cut", instant=True),
         Tool("depth", "Depth", "Press on a cut's slider to select it and set its depth; drag to change it"),
         Tool("name", "Name move", "Click a sticker to rename the move of the grip it turns"),
+        Tool("paint", "Paint sticker", "Click a sticker to give it the current colour"),
+        Tool("paint-face", "Paint face", "Click a sticker to give its whole face the current colour"),
     )
 
     def __init__(self, data: Mapping[str, Any], name: str = ""):
@@ -65,6 +69,7 @@ class PolyhedronDesigner(Designer):
         self._view_key: str | None = None
         self._dragging = False
         self._turning: tuple[float, float] | None = None
+        self.current_colour: tuple[str, str] | None = None
         self.set_data(data)
 
     # -- data --------------------------------------------------------------------------
@@ -72,8 +77,10 @@ class PolyhedronDesigner(Designer):
         return copy.deepcopy(self._data)
 
     def set_data(self, data: Mapping[str, Any]) -> None:
-        self._data = {"description": str(data.get("description", "c")), **({"names": dict(data["names"])}
-                                                                          if data.get("names") else {})}
+        self._data = {"description": str(data.get("description", "c"))}
+        for key in ("names", "palette", "paint"):
+            if data.get(key):
+                self._data[key] = dict(data[key])
         self.selected = min(self.selected, max(0, len(self.description.cuts) - 1))
 
     @property
@@ -82,7 +89,8 @@ class PolyhedronDesigner(Designer):
 
     def _set_description(self, description: Description) -> None:
         self._data["description"] = description.text()
-        self._data.pop("names", None)  # grips change with the cuts: generated names again
+        self._data.pop("names", None)  # grips and stickers change with the cuts: generated names, face colours
+        self._data.pop("paint", None)
 
     def build(self) -> Puzzle:
         return Polyhedron.from_data(self._data).puzzle(name=self.name)
@@ -99,9 +107,41 @@ class PolyhedronDesigner(Designer):
         names.pop(original, None)
         if new_name and new_name != original:
             names[original] = new_name
-        trial = {"description": self._data["description"], **({"names": names} if names else {})}
+        trial = {k: v for k, v in self._data.items() if k != "names"}
+        if names:
+            trial["names"] = names
         Polyhedron.from_data(trial).move_names  # noqa: B018 - raises on a clash or a bad name
         self._data = trial
+
+    def set_current_colour(self, label: str, colour: str | None = None) -> None:
+        """The colour the paint tools use; a new or changed colour enters the design's palette."""
+        palette = Polyhedron.from_data(self._data).palette
+        colour = colour or palette.get(label) or "#888888"
+        self.current_colour = (label, colour)
+        if palette.get(label) != colour:
+            self._data["palette"] = {**self._data.get("palette", {}), label: colour}
+
+    def _paint(self, x: float, y: float, whole_face: bool) -> bool:
+        """Give the clicked sticker (or its face) the current colour; a face label on its own face is no paint."""
+        sticker = self._view.sticker_at(x, y) if self._view is not None else None
+        if sticker is None or self.current_colour is None:
+            return False
+        label = self.current_colour[0]
+        stickers = self._view.model.cutting.stickers
+        targets = [i for i, s in enumerate(stickers) if s.face == stickers[sticker].face] if whole_face else [sticker]
+        faces = self._view.model.cutting.solid.face_names
+        paint = dict(self._data.get("paint", {}))
+        for i in targets:
+            if faces[stickers[i].face] == label:
+                paint.pop(str(i), None)
+            else:
+                paint[str(i)] = label
+        changed = paint != self._data.get("paint", {})
+        if paint:
+            self._data["paint"] = paint
+        else:
+            self._data.pop("paint", None)
+        return changed
 
     # -- gestures ----------------------------------------------------------------------
     def press(self, tool: str, x: float, y: float, modifiers: frozenset[str] = frozenset()) -> bool:
@@ -135,6 +175,8 @@ class PolyhedronDesigner(Designer):
             return self._set_depth(x)
         if tool == "name":
             return self._ask_name(x, y)
+        if tool in ("paint", "paint-face"):
+            return self._paint(x, y, tool == "paint-face")
         return False
 
     def drag(self, tool: str, x: float, y: float) -> bool:

@@ -1,8 +1,10 @@
 """A polyhedron puzzle from its data: the description, the move names, and the :class:`Puzzle` it makes.
 
 The plugin record's data is ``{"description": "d f 0.7"}`` plus, when the
-designer renamed moves, ``"names": {"generated name": "chosen name"}``.
-Everything else (stickers, pieces, permutations) is recomputed from it.
+designer renamed moves, ``"names": {"generated name": "chosen name"}``, and
+when it repainted, ``"palette": {"label": "#rrggbb"}`` (colours of face labels
+or new labels) and ``"paint": {"sticker": "label"}`` (stickers that do not show
+their face's label). Everything else (stickers, pieces, permutations) is recomputed from it.
 
 An imported puzzle drawn by this plugin (see :mod:`.recognise`) keeps its own
 cells and moves; its data adds ``"cells"`` (the sticker showing each cell) and
@@ -57,10 +59,10 @@ class Polyhedron:
         """Check and read plugin data; PuzzleError names the key that is wrong."""
         if not isinstance(data, Mapping):
             raise PuzzleError(f"polyhedra data must be an object, not {type(data).__name__}")
-        unknown = set(data) - {"description", "names", "cells", "moves"}
+        unknown = set(data) - {"description", "names", "palette", "paint", "cells", "moves"}
         if unknown:
             raise PuzzleError(f"polyhedra data: unknown key {sorted(unknown)[0]!r} "
-                              "(known: description, names, cells, moves)")
+                              "(known: description, names, palette, paint, cells, moves)")
         if "description" not in data:
             raise PuzzleError("polyhedra data: no description (such as \"c f 0.333333333\")")
         names = data.get("names") or {}
@@ -68,9 +70,27 @@ class Polyhedron:
                                                      for k, v in names.items()):
             raise PuzzleError("polyhedra data: names must map generated move names to chosen ones (text to text)")
         model = cls(parse(data["description"]), names)
+        model._repaint(data.get("palette") or {}, data.get("paint") or {})
         if "cells" in data or "moves" in data:
             model._adopt(data.get("cells"), data.get("moves"))
         return model
+
+    def _repaint(self, palette: Any, paint: Any) -> None:
+        """Take the designer's colours: a palette of ``#rrggbb`` and labels painted on stickers."""
+        n = len(self.cutting.stickers)
+        if not isinstance(palette, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", v)
+                for k, v in palette.items()):
+            raise PuzzleError("polyhedra data: palette must map colour labels to #rrggbb")
+        if not isinstance(paint, Mapping) or not all(
+                isinstance(k, str) and k.isdigit() and int(k) < n and isinstance(v, str) and v
+                for k, v in paint.items()):
+            raise PuzzleError(f"polyhedra data: paint must map sticker numbers 0..{n - 1} (as text) to labels")
+        self.palette_edits = dict(palette)
+        self.paint = {int(k): v for k, v in paint.items()}
+
+    palette_edits: dict[str, str] = {}
+    paint: dict[int, str] = {}
 
     def _adopt(self, cells: Any, specs: Any) -> None:
         """Take an imported puzzle's cell map and block turns, checked against the stickers."""
@@ -96,6 +116,10 @@ class Polyhedron:
         data: dict[str, Any] = {"description": self.description.text()}
         if self.renames:
             data["names"] = dict(self.renames)
+        if self.palette_edits:
+            data["palette"] = dict(self.palette_edits)
+        if self.paint:
+            data["paint"] = {str(k): v for k, v in sorted(self.paint.items())}
         if self.imported is not None:
             data["cells"], data["moves"] = list(self.cells), {k: list(v) for k, v in self.specs.items()}
         return data
@@ -151,13 +175,18 @@ class Polyhedron:
     def colours(self) -> list[str]:
         """The face name of every sticker: the solved colouring."""
         names = self.cutting.solid.face_names
-        return [names[s.face] for s in self.cutting.stickers]
+        return [self.paint.get(i, names[s.face]) for i, s in enumerate(self.cutting.stickers)]
+
+    @property
+    def face_palette(self) -> dict[str, str]:
+        """The default colour of every face label."""
+        shape = self.cutting.solid
+        return dict(zip(shape.face_names, PALETTES.get(shape.name, ICOSAHEDRON_COLOURS)))
 
     @property
     def palette(self) -> dict[str, str]:
-        shape = self.cutting.solid
-        colours = PALETTES.get(shape.name, ICOSAHEDRON_COLOURS)
-        return dict(zip(shape.face_names, colours))
+        """Face colours with the designer's edits."""
+        return {**self.face_palette, **self.palette_edits}
 
     def puzzle(self, name: str = "", description: str = "") -> Puzzle:
         text = self.description.text()

@@ -177,13 +177,13 @@ class PolyhedronView(View):
         """
         puzzle = state.puzzle
         faces = np.array([s.face for s in self.model.cutting.stickers])
-        face_colours = list(self.model.palette.values())
+        face_colours = list(self.model.face_palette.values())
         labels = puzzle.colour_labels
         solved = puzzle.colour_ids
         palette = []
         for k, label in enumerate(labels):
             on = set(faces[self.cells[solved == k]].tolist())
-            colour = (options.colours.get(label) or puzzle.palette.get(label)
+            colour = (options.colours.get(label) or puzzle.palette.get(label) or self.model.palette.get(label)
                       or (face_colours[on.pop()] if len(on) == 1 else "#888888"))
             palette.append(QColor(colour))
         palette += [QColor(c) for c in face_colours]
