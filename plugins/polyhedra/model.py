@@ -53,6 +53,12 @@ class Polyhedron:
         self.description = description
         self.cutting = Cutting(description)
         self.renames = dict(names or {})
+        self.palette_edits: dict[str, str] = {}
+        self.paint: dict[int, str] = {}
+        self.imported: dict[str, np.ndarray] | None = None
+        """The moves of an imported puzzle drawn by this plugin (None for our own puzzles)."""
+        self.cells: list[int] | None = None
+        self.specs: dict[str, list[Any]] | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Polyhedron:
@@ -89,9 +95,6 @@ class Polyhedron:
         self.palette_edits = dict(palette)
         self.paint = {int(k): v for k, v in paint.items()}
 
-    palette_edits: dict[str, str] = {}
-    paint: dict[int, str] = {}
-
     def _adopt(self, cells: Any, specs: Any) -> None:
         """Take an imported puzzle's cell map and block turns, checked against the stickers."""
         n = len(self.cutting.stickers)
@@ -106,11 +109,6 @@ class Polyhedron:
             raise PuzzleError(f"polyhedra data: moves: {exc}") from None
         self.cells = list(cells)
         self.specs = {name: list(spec) for name, spec in specs.items()}
-
-    imported: dict[str, np.ndarray] | None = None
-    """The moves of an imported puzzle drawn by this plugin (None for our own puzzles)."""
-    cells: list[int] | None = None
-    specs: dict[str, list[Any]] | None = None
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"description": self.description.text()}
