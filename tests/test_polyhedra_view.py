@@ -211,3 +211,15 @@ def test_designer_repaints_stickers_and_faces(app) -> None:
     assert near(image.pixelColor(int(round(x)), int(round(y))), "#101010")
     with pytest.raises(PuzzleError, match="palette must map"):
         GEOMETRY.load_data({"description": "c f 0", "palette": {"U": "white"}})
+
+
+def test_a_recognised_import_keeps_its_moves_out_of_the_designer(app) -> None:
+    import importlib
+
+    from hlavolamy.core.puzzle import Puzzle
+
+    recognise = importlib.import_module(f"{type(GEOMETRY).__module__}.recognise")
+    cutting, turns = recognise.block_turns("c f 0")
+    imported = Puzzle(["x"] * 24, {f"t{k}": t.perm for k, t in enumerate(turns) if t.steps == 1})
+    assert get_plugin_host().recognise(imported)
+    assert GEOMETRY.view(imported) is not None and GEOMETRY.designer(imported) is None

@@ -75,10 +75,16 @@ class PolyhedraGeometry(Geometry):
         return PolyhedronView(model)
 
     def designer(self, puzzle: Puzzle | None) -> Designer | None:
-        """The cut designer, from this plugin's puzzle or from a bare cube (an empty design)."""
+        """The cut designer, from this plugin's puzzle or from a bare cube (an empty design).
+
+        None for an import we only draw: its cells and moves are another tool's, and a
+        design edit would replace them with ours.
+        """
         from .designer import PolyhedronDesigner  # Qt only here
 
         ours = puzzle is not None and puzzle.plugin is not None and puzzle.plugin.name == PLUGIN
+        if ours and "cells" in puzzle.plugin.data:
+            return None
         data = puzzle.plugin.data if ours else {"description": "c"}
         return PolyhedronDesigner(data, name=puzzle.name if ours else "")
 
