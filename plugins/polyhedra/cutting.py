@@ -84,9 +84,9 @@ def split(polygon: np.ndarray, plane: Plane) -> list[np.ndarray]:
 
 def area(polygon: np.ndarray) -> float:
     """Area of a planar polygon in space."""
-    total = np.zeros(3)
-    for i in range(len(polygon)):
-        total += np.cross(polygon[i], polygon[(i + 1) % len(polygon)])
+    a, b = polygon, np.roll(polygon, -1, axis=0)
+    total = np.stack([a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1], a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2],
+                      a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]]).sum(axis=1)
     return float(np.linalg.norm(total)) / 2
 
 
@@ -122,6 +122,20 @@ class Cutting:
                 parts = [piece for part in parts for piece in split(part, plane)]
             out += [Sticker(f, part) for part in _centre_outwards(parts, self.solid, f)]
         return out
+
+    @cached_property
+    def corners(self) -> np.ndarray:
+        """``(stickers, m, 3)`` corners, shorter polygons padded by repeating their last corner."""
+        m = max(len(s.corners) for s in self.stickers)
+        out = np.empty((len(self.stickers), m, 3))
+        for i, s in enumerate(self.stickers):
+            out[i, :len(s.corners)] = s.corners
+            out[i, len(s.corners):] = s.corners[-1]
+        return out
+
+    @cached_property
+    def corner_counts(self) -> np.ndarray:
+        return np.array([len(s.corners) for s in self.stickers])
 
     @cached_property
     def sides(self) -> np.ndarray:

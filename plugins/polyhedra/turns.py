@@ -192,24 +192,22 @@ def turn_perm(cutting: Cutting, cells: np.ndarray, end: np.ndarray, order: int, 
 
 
 def _matched_turn(cutting: Cutting, cells: np.ndarray, end: np.ndarray, angle: float, name: str) -> np.ndarray:
+    """Turn the stickers ``cells`` by ``angle`` and find each one's landing sticker (corners must coincide)."""
     turn = rotation(end, angle)
     centres = cutting.centres[cells] @ turn.T
     distance = np.linalg.norm(centres[:, None, :] - cutting.centres[None, cells, :], axis=2)
     target = cells[np.argmin(distance, axis=1)]
-    perm = np.arange(len(cutting.stickers))
-    for src, dst in zip(cells.tolist(), target.tolist()):
-        moved = cutting.stickers[src].corners @ turn.T
-        if not _same_polygon(moved, cutting.stickers[dst].corners):
-            raise JamError(f"move {name} jams: sticker {src} turned by "
-                           f"{math.degrees(-angle):.0f} degrees lands on no sticker (the cuts block this turn)")
-        perm[dst] = src
+    moved = cutting.corners[cells] @ turn.T  # (k, m, 3), short polygons padded with their last corner
+    landed = cutting.corners[target]
+    gaps = np.linalg.norm(moved[:, :, None, :] - landed[:, None, :, :], axis=3)
+    fits = ((cutting.corner_counts[cells] == cutting.corner_counts[target])
+            & (gaps.min(axis=2) < MATCH_TOLERANCE).all(axis=1) & (gaps.min(axis=1) < MATCH_TOLERANCE).all(axis=1))
+    if not fits.all():
+        src = int(cells[np.argmin(fits)])
+        raise JamError(f"move {name} jams: sticker {src} turned by "
+                       f"{math.degrees(-angle):.0f} degrees lands on no sticker (the cuts block this turn)")
     if len(set(target.tolist())) != len(cells):
         raise JamError(f"move {name} jams: two stickers land on one place")
+    perm = np.arange(len(cutting.stickers))
+    perm[target] = cells
     return perm
-
-
-def _same_polygon(a: np.ndarray, b: np.ndarray) -> bool:
-    if len(a) != len(b):
-        return False
-    distance = np.linalg.norm(a[:, None, :] - b[None, :, :], axis=2)
-    return bool((distance.min(axis=1) < MATCH_TOLERANCE).all() and (distance.min(axis=0) < MATCH_TOLERANCE).all())
