@@ -18,6 +18,7 @@ records how to draw it: ``cells`` (the sticker of every cell) and ``moves``
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -33,8 +34,8 @@ from .description import parse
 from .presets import PRESETS
 from .turns import Line, lines, turn_perm
 
-MAX_NODES = 20000
-"""Move assignments tried per preset before giving up (the search is for drawing only)."""
+MAX_SECONDS = 10.0
+"""Time one recognition may take before it gives up (the search is for drawing only; an import must not wait)."""
 
 
 @dataclass(frozen=True)
@@ -120,12 +121,13 @@ class _Relations:
 def recognise(puzzle: Puzzle) -> dict[str, Any] | None:
     """Plugin data drawing ``puzzle`` as one of the presets, or None when none fits."""
     moves = list(puzzle.moves.items())
+    deadline = time.monotonic() + MAX_SECONDS
     for _title, description in PRESETS.values():
         cutting = _cutting(description)
         # one cell per sticker, but for stickers that never move (a cube's centres) a file may leave out
         if not len(cutting.stickers) - len(cutting.solid.faces) <= puzzle.n_cells <= len(cutting.stickers):
             continue
-        found = match(puzzle, description)
+        found = match(puzzle, description, deadline)
         if found is None:
             continue
         cells, specs = found
@@ -136,8 +138,9 @@ def recognise(puzzle: Puzzle) -> dict[str, Any] | None:
     return None
 
 
-def match(puzzle: Puzzle, description: str) -> tuple[list[int], list[list[Any]]] | None:
-    """Cells and block turns under which the puzzle's moves are the described puzzle's, or None."""
+def match(puzzle: Puzzle, description: str,
+          deadline: float = float("inf")) -> tuple[list[int], list[list[Any]]] | None:
+    """Cells and block turns making the puzzle's moves the described puzzle's, or None (also past ``deadline``)."""
     cutting, turns = block_turns(description)
     moves = [perm for perm in puzzle.moves.values()]
     if not moves or any(P.is_identity(m) for m in moves):
@@ -151,10 +154,8 @@ def match(puzzle: Puzzle, description: str) -> tuple[list[int], list[list[Any]]]
     ours = _Relations([t.perm for t in turns])
     theirs = _Relations(moves)
     order = _connected_order(theirs, len(moves))
-    nodes = 0
     for assignment in _assignments(order, options, ours, theirs):
-        nodes += 1
-        if nodes > MAX_NODES:
+        if time.monotonic() > deadline:
             return None
         cells = _place_cells(puzzle.n_cells, len(cutting.stickers), moves, [turns[assignment[i]].perm
                                                                                 for i in range(len(moves))])
