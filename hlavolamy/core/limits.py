@@ -9,6 +9,8 @@ to move sequences read from files too.
 
 from __future__ import annotations
 
+import math
+
 from hlavolamy.errors import FileFormatError
 
 MAX_CELLS = 1_000_000
@@ -35,6 +37,13 @@ def check_digits(text: str, limit: int, what: str, source: str | None = None, po
     it is converted (Python refuses to convert more than 4300 digits at all)."""
     digits = text.lstrip("0") or "0"
     if len(digits) > len(str(limit)) or int(digits) > limit:
-        shown = text if len(text) <= 20 else f"{text[:12]}... ({len(text)} digits)"
-        raise FileFormatError(f"{what} {shown} is more than {limit:,}", source, pointer)
+        raise FileFormatError(f"{what} {shown(text)} is more than {limit:,}", source, pointer)
     return int(digits)
+
+
+def shown(number: str | int) -> str:
+    """A number as an error message shows it: a long one cut short, with its length."""
+    if isinstance(number, int) and abs(number) >= 10**30:
+        return f"{'-' if number < 0 else ''}about 10^{abs(number).bit_length() * math.log10(2):.0f}"
+    text = str(number)
+    return text if len(text) <= 30 else f"{text[:12]}... ({len(text)} digits)"
