@@ -22,6 +22,9 @@ MAX_MOVE_ENTRIES = 20_000_000
 MAX_ORIENTATIONS = 1000
 """Most orientations a piece of a KPuzzle or ksolve orbit may have (each one is a cell)."""
 
+MAX_NESTING = 100
+"""Most brackets open at once in a move sequence read from a file (SiGN): deeper is a mistake, not a sequence."""
+
 
 def check_size(cells: int, moves: int, source: str | None = None, pointer: str = "") -> None:
     """Refuse a puzzle of ``cells`` cells and ``moves`` moves that is over the limits."""
@@ -35,10 +38,16 @@ def check_size(cells: int, moves: int, source: str | None = None, pointer: str =
 def check_digits(text: str, limit: int, what: str, source: str | None = None, pointer: str = "") -> int:
     """The integer written in decimal ``text`` (digits only), refused above ``limit`` before
     it is converted (Python refuses to convert more than 4300 digits at all)."""
-    digits = text.lstrip("0") or "0"
-    if len(digits) > len(str(limit)) or int(digits) > limit:
+    value = bounded(text, limit)
+    if value is None:
         raise FileFormatError(f"{what} {shown(text)} is more than {limit:,}", source, pointer)
-    return int(digits)
+    return value
+
+
+def bounded(digits: str, limit: int) -> int | None:
+    """The value of decimal ``digits`` if it is at most ``limit``, else None (a huge one is never converted)."""
+    value = digits.lstrip("0") or "0"
+    return int(value) if len(value) <= len(str(limit)) and int(value) <= limit else None
 
 
 def shown(number: str | int) -> str:
