@@ -136,7 +136,7 @@ CASES_HEADER = "id,puzzle_type,solution_state,initial_state,num_wildcards\n"
         (INFO_HEADER.encode() + b"ring,\"{'r': [1, 0]}\"\n\xff\xfe,x\n", "not UTF-8"),
         (INFO_HEADER + "ring\n", "line 2: expected 2 fields (puzzle_type,allowed_moves), found 1"),
         (INFO_HEADER + "ring,\"{'a': 5}\"\n", "line 2: allowed_moves of 'ring': move 'a' is not a list of integers"),
-        (INFO_HEADER + "ring,\"{[1]: [0]}\"\n", "line 2: allowed_moves of 'ring' is not a dict literal"),
+        (INFO_HEADER + "ring,\"{[1]: [0]}\"\n", "is not a dict literal {'name': [cells...], ...} (unhashable type: 'list')"),
         (INFO_HEADER + "ring,\"{1: [0]}\"\n", "line 2: allowed_moves of 'ring': the move name 1 is not a string"),
         (INFO_HEADER + "ring,\"[1, 0]\"\n", "must be a non-empty dict, not list"),
         (INFO_HEADER + "ring,\"{'a': [99999999999999999999, 0]}\"\n", "move 'a' has cell 99999999999999999999, not in 0..1"),

@@ -90,8 +90,10 @@ def _allowed_moves(text: str, what: str, source: str, where: str) -> dict[str, l
     """A dict literal ``{name: [cell, ...]}``: equally long lists of cells ``0..n-1``, within the size limits."""
     try:
         moves = ast.literal_eval(text)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        raise FileFormatError(f"{what} is not a dict literal {{'name': [cells...], ...}}", source, where) from None
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
+        why = f" ({exc})" if isinstance(exc, TypeError) else (f" (syntax error at column {exc.offset})"
+                                                               if isinstance(exc, SyntaxError) else "")
+        raise FileFormatError(f"{what} is not a dict literal {{'name': [cells...], ...}}{why}", source, where) from None
     if not isinstance(moves, dict) or not moves:
         raise FileFormatError(f"{what} must be a non-empty dict, not {type(moves).__name__}", source, where)
     n = None
