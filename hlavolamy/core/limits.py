@@ -1,58 +1,78 @@
-"""Size limits on what is read from other tools' files (docs/formats.md, "Limits").
+"""The limits on input sizes, in one place, and the cheap checks that enforce them.
 
-A file may ask for any size in a few bytes (``(1,1000000000)`` in GAP,
-``Set A 8 1000000`` in ksolve): past these limits it is refused with a clear
-message before anything that large is allocated. The sequence limits of the
-notation (:data:`hlavolamy.core.notation.MAX_TURNS`, ``MAX_POWER``) apply
-to move sequences read from files too.
+Every reader (puzzle files, notation, state arguments, the importers in
+:mod:`hlavolamy.formats`) refuses input beyond these bounds with a clear
+error before it does any work proportional to the request: a typo such as
+``(R U)4294967296`` or ``--scramble 100000000`` must fail at once, not run
+out of memory or time. Each limit is far above any real puzzle (the largest
+shipped or Santa puzzle has 6,534 cells; a 100x100x100 cube has 60,000).
+The list with the reasons is ``docs/limits.md``.
+
+>>> int_within("1000000", MAX_TURNS), int_within("1000001", MAX_TURNS), int_within("9" * 5000, MAX_TURNS)
+(1000000, None, None)
+>>> json_too_deep("[[[1]]]", 2)
+2
 """
 
 from __future__ import annotations
 
-import math
+import re
 
-from hlavolamy.errors import FileFormatError
+MAX_TURNS = 1_000_000
+"""Most turns a move sequence may expand to (notation, histories, scrambles, imported sequences)."""
 
-MAX_CELLS = 1_000_000
-"""Most cells a puzzle read from a file may have (a 100x100x100 cube has 60,000)."""
-
-MAX_MOVE_ENTRIES = 20_000_000
-"""Most cells times moves (the size of the move table; about 160 MB while it is built)."""
-
-MAX_ORIENTATIONS = 1000
-"""Most orientations a piece of a KPuzzle or ksolve orbit may have (each one is a cell)."""
+MAX_POWER = MAX_TURNS
+"""Largest power written in notation (``R1000000``); more is a typo, not a sequence."""
 
 MAX_NESTING = 100
-"""Most brackets open at once in a move sequence read from a file (SiGN): deeper is a mistake, not a sequence."""
+"""Deepest bracket nesting in notation (groups, commutators, conjugates)."""
+
+MAX_JSON_DEPTH = 100
+"""Deepest nesting of lists and objects in a JSON input (a puzzle file needs 3)."""
+
+MAX_INT_DIGITS = 18
+"""Most decimal digits of an integer in an input (so every integer fits 64 bits)."""
+
+MAX_CELLS = 1_000_000
+"""Most cells of a puzzle (a move of that many cells is 4 MB)."""
+
+MAX_SCRAMBLE = MAX_TURNS
+"""Longest random scramble (``scramble --moves``, ``solve --scramble``)."""
 
 
-def check_size(cells: int, moves: int, source: str | None = None, pointer: str = "") -> None:
-    """Refuse a puzzle of ``cells`` cells and ``moves`` moves that is over the limits."""
-    if cells > MAX_CELLS:
-        raise FileFormatError(f"{cells} cells is more than the {MAX_CELLS:,} a puzzle may have", source, pointer)
-    if cells * moves > MAX_MOVE_ENTRIES:
-        raise FileFormatError(f"{moves} moves of {cells} cells is more than the {MAX_MOVE_ENTRIES:,} "
-                              "cells times moves a puzzle may have", source, pointer)
+def int_within(digits: str, maximum: int) -> int | None:
+    """The value of a decimal digit string if it is at most ``maximum``, else None.
+
+    Converts no more digits than ``maximum`` has, so a 5,000-digit number
+    costs nothing (Python refuses to convert over 4,300 digits at all).
+    """
+    digits = digits.lstrip("0") or "0"
+    if not digits.isdigit() or not digits.isascii() or len(digits) > len(str(maximum)):
+        return None
+    value = int(digits)
+    return value if value <= maximum else None
 
 
-def check_digits(text: str, limit: int, what: str, source: str | None = None, pointer: str = "") -> int:
-    """The integer written in decimal ``text`` (digits only), refused above ``limit`` before
-    it is converted (Python refuses to convert more than 4300 digits at all)."""
-    value = bounded(text, limit)
-    if value is None:
-        raise FileFormatError(f"{what} {shown(text)} is more than {limit:,}", source, pointer)
-    return value
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+"""A JSON string (skipped: brackets inside it do not nest) or a bracket."""
 
 
-def bounded(digits: str, limit: int) -> int | None:
-    """The value of decimal ``digits`` if it is at most ``limit``, else None (a huge one is never converted)."""
-    value = digits.lstrip("0") or "0"
-    return int(value) if len(value) <= len(str(limit)) and int(value) <= limit else None
+def json_too_deep(text: str, limit: int = MAX_JSON_DEPTH) -> int | None:
+    """The 0-based offset of the first bracket nested deeper than ``limit`` in JSON text, or None.
 
-
-def shown(number: str | int) -> str:
-    """A number as an error message shows it: a long one cut short, with its length."""
-    if isinstance(number, int) and abs(number) >= 10**30:
-        return f"{'-' if number < 0 else ''}about 10^{abs(number).bit_length() * math.log10(2):.0f}"
-    text = str(number)
-    return text if len(text) <= 30 else f"{text[:12]}... ({len(text)} digits)"
+    A linear scan without recursion, run before decoding: Python's decoder
+    raises RecursionError at about a thousand levels, and deeply nested
+    values would break every recursive step after it (printing, saving).
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text):
+        ch = token.group()
+        if ch in "[{":
+            depth += 1
+            if depth > limit:
+                return token.start()
+        elif ch in "]}":
+            depth -= 1
+    return None

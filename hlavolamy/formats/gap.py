@@ -47,10 +47,10 @@ from pathlib import Path
 import numpy as np
 
 from hlavolamy.core import perm as P
-from hlavolamy.core.limits import MAX_CELLS, MAX_MOVE_ENTRIES, bounded, shown
-from hlavolamy.core.notation import MAX_POWER
+from hlavolamy.core.limits import MAX_CELLS, MAX_POWER, int_within
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.formats.limits import MAX_MOVE_ENTRIES, shown
 from hlavolamy.formats.textsource import error, read_text, write_text
 
 GAP_KEYWORDS = frozenset(
@@ -310,7 +310,7 @@ class _Parser:
 
     def number(self, limit: int, what: str) -> int:
         """The integer token here, refused above ``limit`` before it is converted."""
-        value = bounded(self.tok.text, limit)
+        value = int_within(self.tok.text, limit)
         if value is None:
             raise self.fail(f"{what} {shown(self.tok.text)} is more than {limit:,}")
         self.i += 1

@@ -30,9 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from hlavolamy.core.fileformat import parse_json, pointer
-from hlavolamy.core.limits import MAX_CELLS, MAX_ORIENTATIONS, check_size, shown
+from hlavolamy.core.limits import MAX_CELLS
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.formats.limits import MAX_ORIENTATIONS, check_size, shown
 from hlavolamy.formats.pieces import Orbit, OrbitPattern, PieceModel, check_orbit_move, from_puzzle, to_puzzle
 from hlavolamy.formats.textsource import read_text, write_text
 

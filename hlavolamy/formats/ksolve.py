@@ -36,10 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
-from hlavolamy.core.limits import MAX_CELLS, MAX_ORIENTATIONS, check_digits, check_size
+from hlavolamy.core.limits import MAX_CELLS
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import FileFormatError, HlavolamyError
 from hlavolamy.formats.kpuzzle import is_rotation
+from hlavolamy.formats.limits import MAX_ORIENTATIONS, check_digits, check_size
 from hlavolamy.formats.pieces import Orbit, OrbitMove, OrbitPattern, PieceModel, check_orbit_move, from_puzzle, to_puzzle
 from hlavolamy.formats.textsource import at, error, read_text, write_text
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hlavolamy.core.fileformat import read_text, write_atomic
-from hlavolamy.core.limits import check_digits, check_size
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, expand
 from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.formats.limits import check_digits, check_size
 
 
 @dataclass(frozen=True)

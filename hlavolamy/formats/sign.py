@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hlavolamy.core.fileformat import PuzzleFile, load_puzzle
-from hlavolamy.core.limits import MAX_NESTING, bounded, shown
-from hlavolamy.core.notation import MAX_POWER, MAX_TURNS, power_suffix
+from hlavolamy.core.limits import MAX_NESTING, MAX_POWER, MAX_TURNS, int_within
+from hlavolamy.core.notation import power_suffix
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn, invert
 from hlavolamy.errors import FileFormatError, NotationError
+from hlavolamy.formats.limits import shown
 from hlavolamy.formats.textsource import at, read_text, write_text
 
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L", "F": "B", "B": "F"}
@@ -173,7 +174,7 @@ class _Parser:
         amount_text = m.group(1) or m.group(3)
         if m.group(1) and m.group(3):
             raise self.fail("a power is written once: R2' or R'2, not both")
-        amount = bounded(amount_text, MAX_POWER) if amount_text else 1
+        amount = int_within(amount_text, MAX_POWER) if amount_text else 1
         if amount is None:
             raise self.fail(f"bad power {shown(amount_text)}: a power is a whole number up to {MAX_POWER:,}")
         self.pos = m.end()
@@ -182,7 +183,7 @@ class _Parser:
     def layer(self, digits: str, face: str, start: int) -> int:
         """A layer number of ``face``, at most the cube's size."""
         n = self.layers.n
-        value = bounded(digits, n)
+        value = int_within(digits, n)
         if value is None:
             raise self.fail(f"layer {shown(digits)} of {face}: a {n}x{n}x{n} cube has layers 1..{n}", start)
         return value
