@@ -270,5 +270,7 @@ def test_huge_numbers_and_sizes_are_refused(change, pointer: str, what: str) -> 
 def test_number_over_python_digit_limit(tmp_path) -> None:
     path = tmp_path / "big.kpuzzle.json"
     path.write_text(json.dumps(TRIANGLE).replace('"numPieces": 3', '"numPieces": ' + "9" * 5000))
-    with pytest.raises(FileFormatError, match="big.kpuzzle.json: invalid JSON: a number has more than 4300 digits"):
+    with pytest.raises(FileFormatError) as info:
         kpuzzle.load(path)
+    message = str(info.value)
+    assert "big.kpuzzle.json" in message and "invalid JSON" in message and "digits" in message and "\n" not in message
