@@ -99,6 +99,29 @@ SANTA_INFO = ("puzzle_type,allowed_moves\n"
 SANTA_CASES = ("id,puzzle_type,solution_state,initial_state,num_wildcards\n"
                "0,ring_4,A;A;B;C,C;A;A;B,0\n"
                "1,pair_2,A;B,B;A,1\n")
+TWSEARCH = """Name toy   # twsearch's 0-based blocks, an invisible orientation
+Set P 5 3
+Set Q 2 1
+StartState
+P
+0 1 2 3 4
+0 0 ? 0 0
+End
+MoveTransformation m
+P
+0 2 3 1 4
+0 2 0 1 1
+End
+MoveTransformation n
+Q
+1 0
+End
+"""
+KPUZZLE_OLD = """{"name": "old", "orbits": {"TIPS": {"numPieces": 3, "numOrientations": 3}},
+ "startPieces": {"TIPS": {"permutation": [0, 1, 2], "orientation": [0, 0, 0]}},
+ "moves": {"a": {"TIPS": {"permutation": [1, 2, 0], "orientation": [0, 0, 1]}}},
+ "derivedMoves": {"aa": "a a"}}
+"""
 SIGN_TEXT = "R U R' U' // sexy move\n(R U)3 [R, U] [R: U2]2' F2 B' L D2 1-1R 1Rw1\n"
 
 
@@ -114,8 +137,8 @@ class Workspace:
         save_puzzle(self.cube, load_puzzle(REPO / "puzzles" / "rubik3.json").puzzle)
         gap_files = sorted((REPO / "tests" / "data" / "gap").glob("*.g"))
         self.seeds: dict[str, list[bytes]] = {
-            "kpuzzle": [kpuzzle.dumps(rubik2).encode()],
-            "ksolve": [ksolve.dumps(rubik2).encode()],
+            "kpuzzle": [kpuzzle.dumps(rubik2).encode(), KPUZZLE_OLD.encode()],
+            "ksolve": [ksolve.dumps(rubik2).encode(), TWSEARCH.encode()],
             "gap": [gap.dumps(rubik2).encode()] + [p.read_bytes() for p in gap_files],
             "sign": [SIGN_TEXT.encode()],
             "santa-info": [SANTA_INFO.encode()],
