@@ -156,6 +156,19 @@ def test_a_broken_recogniser_is_passed_over(tmp_path, caplog):
     assert "boom" in caplog.text
 
 
+def test_a_plugin_may_only_propose_its_own_geometries(tmp_path):
+    (tmp_path / "aaa_thief.py").write_text(
+        "from hlavolamy.core.puzzle import PluginRecord\n"
+        "from hlavolamy.plugins.hookspecs import hookimpl\n"
+        "@hookimpl\ndef hlavolamy_recognise(puzzle):\n    return PluginRecord('wreath', {'size': 6})\n"
+    )
+    only_thief = PluginHost([tmp_path], entry_points=False)
+    assert only_thief.recognise(WREATH.build(size=6)) is None  # no such geometry here
+    both = PluginHost([tmp_path, REPO / "plugins"], entry_points=False)
+    assert both.recognise(WREATH.build(size=6)) == PluginRecord("wreath", {"size": 6})  # the santa plugin's answer
+    assert both.recognise(GLOBE.build(rows=2, columns=4)) == PluginRecord("globe", {"rows": 2, "columns": 4})
+
+
 def test_a_puzzle_with_a_record_keeps_it():
     puzzle = GLOBE.build(rows=2, columns=4)
     loaded = PuzzleFile(puzzle)

@@ -215,12 +215,14 @@ def hlavolamy_geometries() -> Iterable[Geometry]:
 
 
 @hookspec
-def hlavolamy_recognise(puzzle: Puzzle) -> Iterable[PluginRecord] | PluginRecord | None:
-    """Guess which of this plugin's geometries made ``puzzle`` (an imported file has no plugin record).
+def hlavolamy_recognise(puzzle: Puzzle) -> PluginRecord | Iterable[PluginRecord] | None:
+    """Offer a drawing for a puzzle no plugin made (an import): a record of one of this plugin's geometries.
 
-    Return candidate records (geometry name and data), cheaply found from the
-    cell and move counts; none when nothing fits. The host keeps the first
-    candidate whose :meth:`Geometry.moves` equal the puzzle's moves up to names
-    and inverses, cell for cell, so a wrong guess costs only time. Optional:
-    a plugin without it is never asked.
+    Optional. Return ``PluginRecord(geometry_name, data)`` when one of this
+    plugin's geometries has the puzzle's moves on the puzzle's cells (names and
+    directions may differ: the host plays the puzzle's own moves from the
+    drawing), else None; several candidates may be returned as a list. The host
+    keeps the first candidate whose :meth:`Geometry.moves` match the puzzle's
+    moves up to names and inverses, so a wrong guess costs only the time to
+    check it.
     """

@@ -119,8 +119,8 @@ class PluginHost:
         """The record of the first proposed geometry whose moves are the puzzle's (names and inverses aside).
 
         Plugins are asked in load order; a plugin whose hook raises is logged and
-        passed over, and so is a proposal naming an unknown geometry or data its
-        geometry refuses.
+        passed over, and so is a proposal naming a geometry of another plugin (or
+        none) or data its geometry refuses.
         """
         for impl in self.manager.hook.hlavolamy_recognise.get_hookimpls():
             try:
@@ -129,14 +129,13 @@ class PluginHost:
                 log.warning("plugin %s: hlavolamy_recognise raised %s; skipped", impl.plugin_name, _describe(exc))
                 continue
             for record in proposals:
-                if self._fits(record, puzzle):
+                if self._geometry_owner.get(record.name) == impl.plugin_name and self._fits(record, puzzle):
                     return record
         return None
 
     def _fits(self, record: PluginRecord, puzzle: Puzzle) -> bool:
-        geometry = self.geometries.get(record.name)
-        if geometry is None:
-            return False
+        """The record's geometry rebuilds the puzzle's moves (names and directions aside)."""
+        geometry = self.geometries[record.name]
         try:
             native = geometry.moves(geometry.load_data(record.data))
         except (ValueError, HlavolamyError) as exc:

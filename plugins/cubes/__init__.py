@@ -83,14 +83,15 @@ def hlavolamy_geometries() -> list[Geometry]:
 
 
 @hookimpl
-def hlavolamy_recognise(puzzle: Puzzle) -> list[PluginRecord]:
-    """An NxNxN cube in our cell layout (a Santa ``cube_N/N/N``): 6·N² cells, one move per layer (3N, or 3N − 3)."""
+def hlavolamy_recognise(puzzle: Puzzle) -> PluginRecord | None:
+    """An NxNxN cube in our cell layout (a Santa ``cube_N/N/N``): 6·N² cells, one move per layer (3N, or 3N − 3).
+
+    Only the counts are looked at; the host checks the moves themselves.
+    """
     size = math.isqrt(puzzle.n_cells // 6)
     if not 2 <= size <= MAX_SIZE or 6 * size * size != puzzle.n_cells:
-        return []
+        return None
     moves = len(puzzle.moves)
-    if moves == 3 * size:
-        return [PluginRecord(CubeGeometry.name, {"size": size, "centre_slices": True})]
-    if moves == 3 * size - 3 and size % 2:
-        return [PluginRecord(CubeGeometry.name, {"size": size, "centre_slices": False})]
-    return []
+    if moves == 3 * size or (moves == 3 * size - 3 and size % 2):
+        return PluginRecord(CubeGeometry.name, {"size": size, "centre_slices": moves == 3 * size})
+    return None

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from hlavolamy.core.puzzle import PluginRecord, Puzzle
 from hlavolamy.plugins.hookspecs import Geometry, Parameter, hookimpl
+from hlavolamy.plugins.recognise import move_correspondence
 
 from . import geometry as G
 
@@ -124,18 +125,31 @@ def hlavolamy_geometries() -> list[Geometry]:
     return [GlobeGeometry(), WreathGeometry()]
 
 
-@hookimpl
-def hlavolamy_recognise(puzzle: Puzzle) -> list[PluginRecord]:
-    """Globe and wreath shapes whose cell and move counts fit; the host checks the moves themselves."""
+def candidates(puzzle: Puzzle) -> list[PluginRecord]:
+    """Globe and wreath shapes whose cell and move counts fit the puzzle."""
     n, m = puzzle.n_cells, len(puzzle.moves)
     out = []
     if m == 2 and n % 2 == 0 and G.MIN_WREATH <= n // 2 + 1 <= G.MAX_WREATH:
         out.append(PluginRecord(WreathGeometry.name, {"size": n // 2 + 1}))
     # rows + columns = m and rows * columns = n: the roots of x^2 - m x + n
     root = math.isqrt(max(0, m * m - 4 * n))
-    if root * root == m * m - 4 * n:
+    if root * root == m * m - 4 * n and (m - root) % 2 == 0:
         for rows in sorted({(m - root) // 2, (m + root) // 2}):
             columns = m - rows
-            if 2 <= rows <= G.MAX_ROWS and 2 <= columns <= G.MAX_COLUMNS and columns % 2 == 0 and (m - root) % 2 == 0:
+            if 2 <= rows <= G.MAX_ROWS and 2 <= columns <= G.MAX_COLUMNS and columns % 2 == 0:
                 out.append(PluginRecord(GlobeGeometry.name, {"rows": rows, "columns": columns}))
     return out
+
+
+@hookimpl
+def hlavolamy_recognise(puzzle: Puzzle) -> PluginRecord | None:
+    """The globe or wreath whose moves are the puzzle's (names and directions aside), if any.
+
+    The counts leave at most three shapes; their moves are compared here so
+    that one record is answered (the host checks it again).
+    """
+    geometries = {g.name: g for g in (GlobeGeometry(), WreathGeometry())}
+    for record in candidates(puzzle):
+        if move_correspondence(geometries[record.name].moves(record.data), puzzle) is not None:
+            return record
+    return None
