@@ -86,8 +86,6 @@ def _screenshot(window: MainWindow, path: str, staging: Staging) -> int:
     """Stage the window (see :class:`Staging`) and grab it into ``path``."""
     from PyQt6.QtWidgets import QApplication
 
-    from hlavolamy.gui.canvas import StateCanvas
-
     if staging.tab not in TAB_NAMES:
         raise HlavolamyError(f"--tab must be one of {', '.join(TAB_NAMES)}, not {staging.tab!r}")
     if staging.side not in SIDE_PAGES:
@@ -114,8 +112,10 @@ def _screenshot(window: MainWindow, path: str, staging: Staging) -> int:
         _wait(window, play.solve_page.solve)
         for _ in range(staging.steps):
             play.solve_page.step_forward()
-    for canvas in window.findChildren(StateCanvas):
-        canvas.finish_animation()  # a screenshot shows where the moves end, not the start of their fade
+    from hlavolamy.gui.canvas import StateCanvas
+
+    for canvas in window.findChildren(StateCanvas):  # a turn's fade would show the position before it
+        canvas.finish_animation()
     QApplication.processEvents()
     if not window.grab().save(path):
         raise HlavolamyError(f"cannot write the screenshot {path!r} (is the folder there, the suffix .png?)")
