@@ -169,6 +169,20 @@ def test_a_plugin_may_only_propose_its_own_geometries(tmp_path):
     assert both.recognise(GLOBE.build(rows=2, columns=4)) == PluginRecord("globe", {"rows": 2, "columns": 4})
 
 
+def test_a_recognised_puzzle_borrows_the_geometrys_colours():
+    cube = HOST.geometry("cubes").build(size=2)
+    letters = dict(zip("UFRBLD", "ABCDEF"))
+    santa_like = Puzzle([letters[c] for c in cube.colours], cube.moves)  # Santa's cube_2/2/2 colours A .. F
+    attached = attach_geometry(PuzzleFile(santa_like), HOST).puzzle
+    assert attached.palette == {letters[face]: colour for face, colour in cube.palette.items()}
+    own = Puzzle(santa_like.colours, cube.moves, palette={"A": "#123456"})
+    assert attach_geometry(PuzzleFile(own), HOST).puzzle.palette["A"] == "#123456"  # its own colour stays
+    wreath = WREATH.build(size=6)
+    one_colour = Puzzle(["x"] * wreath.n_cells, wreath.moves)
+    attached = attach_geometry(PuzzleFile(one_colour), HOST).puzzle
+    assert attached.plugin.name == "wreath" and attached.palette == {}  # x covers A, B and C: nothing to borrow
+
+
 def test_a_puzzle_with_a_record_keeps_it():
     puzzle = GLOBE.build(rows=2, columns=4)
     loaded = PuzzleFile(puzzle)

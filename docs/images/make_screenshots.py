@@ -35,12 +35,23 @@ SHOTS = {  # file -> hlavolamy gui arguments
 }
 
 
+SANTA = next((folder / "shared" / "bench" / "santa2023" for folder in REPO.parents
+              if (folder / "shared" / "bench" / "santa2023" / "puzzles.csv").exists()), None)
+"""The Santa 2023 data (not in the repository): its shots are skipped where it is absent."""
+
+
+def santa_case(case: str) -> list[str]:
+    return ["import", "santa", str(SANTA / "puzzles.csv"), "--id", case, "--info", str(SANTA / "puzzle_info.csv")]
+
+
 MADE = {  # file -> (hlavolamy command that writes the puzzle, gui arguments): puzzles made on the spot
     "globe-play.png": (["new", "globe", "--rows", "4", "--columns", "8"], ["--scramble", "5", "--seed", "4"]),
-    "globe-8-25.png": (["new", "globe", "--rows", "9", "--columns", "50"], ["--scramble", "40", "--seed", "1"]),
     "wreath-play.png": (["new", "wreath", "--size", "12"], ["--scramble", "6", "--seed", "2", "--numbers"]),
     "generic-fto.png": (["import", "ksolve", "tests/data/FTO.tws"], ["--scramble", "8", "--seed", "1"]),
 }
+if SANTA is not None:
+    MADE["santa-globe_8_25.png"] = (santa_case("396"), ["--solved"])
+    MADE["santa-wreath_100.png"] = (santa_case("337"), ["--solved"])
 
 
 def shoot(name: str, args: list[str]) -> None:

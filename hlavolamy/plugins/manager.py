@@ -45,7 +45,7 @@ from hlavolamy.core.state import State
 from hlavolamy.errors import HlavolamyError
 from hlavolamy.plugins import hookspecs
 from hlavolamy.plugins.hookspecs import Geometry
-from hlavolamy.plugins.recognise import move_correspondence
+from hlavolamy.plugins.recognise import borrowed_palette, move_correspondence
 
 log = logging.getLogger(__name__)
 
@@ -334,7 +334,9 @@ def puzzle_geometry(puzzle: Puzzle, host: PluginHost | None = None) -> Geometry 
 def attach_geometry(loaded: PuzzleFile, host: PluginHost | None = None) -> PuzzleFile:
     """``loaded`` with the plugin record of the geometry that draws its puzzle, when a plugin recognises it.
 
-    A puzzle that has a record already, or that no plugin recognises, comes back as it is.
+    The puzzle also borrows the geometry's screen colours where its colouring
+    matches the geometry's own cell for cell (:func:`borrowed_palette`). A
+    puzzle that has a record already, or that no plugin recognises, comes back as it is.
     """
     puzzle = loaded.puzzle
     if puzzle.plugin is not None:
@@ -342,6 +344,16 @@ def attach_geometry(loaded: PuzzleFile, host: PluginHost | None = None) -> Puzzl
     record = (host or get_plugin_host()).recognise(puzzle)
     if record is None:
         return loaded
-    puzzle = copy_puzzle(puzzle, plugin=record)
+    puzzle = copy_puzzle(puzzle, plugin=record, palette={**puzzle.palette, **_native_palette(puzzle, record, host)})
     state = None if loaded.state is None else State(puzzle, loaded.state.perm)
     return dataclasses.replace(loaded, puzzle=puzzle, state=state)
+
+
+def _native_palette(puzzle: Puzzle, record: PluginRecord, host: PluginHost | None) -> dict[str, str]:
+    """The colours :func:`borrowed_palette` finds, from the geometry built with the record's data as parameters."""
+    geometry = (host or get_plugin_host()).geometries[record.name]
+    try:
+        native = geometry.build(**record.data)
+    except Exception:  # noqa: BLE001 - data that are not parameters (or a failing plugin): no colours borrowed
+        return {}
+    return borrowed_palette(puzzle, native)

@@ -56,6 +56,24 @@ def move_correspondence(native: Mapping[str, Sequence[int] | np.ndarray], puzzle
     return out if {move for move, _ in out.values()} == set(puzzle.moves) else None
 
 
+def borrowed_palette(puzzle: Puzzle, native: Puzzle) -> dict[str, str]:
+    """Screen colours for ``puzzle``'s labels from the geometry's own puzzle on the same cells.
+
+    A label gets the colour of the native label that all its cells share, when
+    different labels get different native labels (a Santa cube's ``A`` .. ``F``
+    become white, green, ... as on the plugin's cube); otherwise nothing is
+    borrowed, and labels the puzzle colours itself keep their colour.
+    """
+    if native.n_cells != puzzle.n_cells:
+        return {}
+    pairs = set(zip(puzzle.colours, native.colours))
+    mapping = dict(pairs)
+    if len(mapping) != len(pairs) or len(set(mapping.values())) != len(mapping):
+        return {}
+    return {label: native.palette[mapping[label]] for label in mapping
+            if label not in puzzle.palette and mapping[label] in native.palette}
+
+
 class PuzzleMovesView(View):
     """A geometry's view whose move handles play the puzzle's own moves (names and directions translated)."""
 
