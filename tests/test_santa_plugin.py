@@ -16,7 +16,6 @@ from hlavolamy.cli import main
 from hlavolamy.core import perm as P
 from hlavolamy.core.fileformat import PuzzleFile, load_puzzle
 from hlavolamy.core.puzzle import PluginRecord, Puzzle
-from hlavolamy.formats.santa import read_puzzle_info
 from hlavolamy.plugins.manager import PluginHost, attach_geometry
 from hlavolamy.plugins.recognise import move_correspondence
 from tests.conftest import REPO, SANTA
