@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -34,9 +35,37 @@ SHOTS = {  # file -> hlavolamy gui arguments
 }
 
 
+SANTA = next((folder / "shared" / "bench" / "santa2023" for folder in REPO.parents
+              if (folder / "shared" / "bench" / "santa2023" / "puzzles.csv").exists()), None)
+"""The Santa 2023 data (not in the repository): its shots are skipped where it is absent."""
+
+
+def santa_case(case: str) -> list[str]:
+    return ["import", "santa", str(SANTA / "puzzles.csv"), "--id", case, "--info", str(SANTA / "puzzle_info.csv")]
+
+
+MADE = {  # file -> (hlavolamy command that writes the puzzle, gui arguments): puzzles made on the spot
+    "globe-play.png": (["new", "globe", "--rows", "4", "--columns", "8"], ["--scramble", "5", "--seed", "4"]),
+    "wreath-play.png": (["new", "wreath", "--size", "12"], ["--scramble", "6", "--seed", "2", "--numbers"]),
+    "generic-fto.png": (["import", "ksolve", "tests/data/FTO.tws"], ["--scramble", "8", "--seed", "1"]),
+}
+if SANTA is not None:
+    MADE["santa-globe_8_25.png"] = (santa_case("396"), ["--solved"])
+    MADE["santa-wreath_100.png"] = (santa_case("337"), ["--solved"])
+
+
 def shoot(name: str, args: list[str]) -> None:
     command = [sys.executable, "-m", "hlavolamy.cli", "gui", *args, "--size", SIZE, "--screenshot", str(HERE / name)]
     subprocess.run(command, cwd=REPO, check=True)
+
+
+def make_and_shoot(name: str, make: list[str], args: list[str]) -> None:
+    """Write the puzzle with ``hlavolamy MAKE -o`` into a temporary folder, then shoot it."""
+    with tempfile.TemporaryDirectory() as folder:
+        puzzle = str(Path(folder) / "puzzle.json")
+        subprocess.run([sys.executable, "-m", "hlavolamy.cli", *make, "-o", puzzle], cwd=REPO, check=True,
+                       stdout=subprocess.DEVNULL)
+        shoot(name, [puzzle, *args])
 
 
 def design_walkthrough() -> None:
@@ -102,5 +131,8 @@ if __name__ == "__main__":
     for file, arguments in SHOTS.items():
         if not only or file in only:
             shoot(file, arguments)
+    for file, (make, arguments) in MADE.items():
+        if not only or file in only:
+            make_and_shoot(file, make, arguments)
     if not only or "design" in only:
         design_walkthrough()

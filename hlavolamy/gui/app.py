@@ -112,6 +112,10 @@ def _screenshot(window: MainWindow, path: str, staging: Staging) -> int:
         _wait(window, play.solve_page.solve)
         for _ in range(staging.steps):
             play.solve_page.step_forward()
+    from hlavolamy.gui.canvas import StateCanvas
+
+    for canvas in window.findChildren(StateCanvas):  # a turn's fade would show the position before it
+        canvas.finish_animation()
     QApplication.processEvents()
     if not window.grab().save(path):
         raise HlavolamyError(f"cannot write the screenshot {path!r} (is the folder there, the suffix .png?)")

@@ -9,6 +9,10 @@ object. The host never imports Qt for the core: only the objects returned by
 :meth:`Geometry.view` and :meth:`Geometry.designer` touch Qt, and a plugin
 imports Qt inside them.
 
+A second, optional hook, :func:`hlavolamy_recognise`, lets a plugin claim a
+puzzle made elsewhere (an import): it proposes geometry data, the host
+checks the proposal against the puzzle's moves and attaches the record.
+
 See ``docs/plugins.md`` for a worked example.
 """
 
@@ -21,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.puzzle import PluginRecord, Puzzle
 
 if TYPE_CHECKING:  # Qt types only for annotations: the core never imports Qt.
     from PyQt6.QtCore import QRectF
@@ -207,4 +211,18 @@ def hlavolamy_geometries() -> Iterable[Geometry]:
 
     Called once when plugins load. A plugin may return several; names must be
     unique across plugins (a clash is reported and the later one skipped).
+    """
+
+
+@hookspec
+def hlavolamy_recognise(puzzle: Puzzle) -> PluginRecord | Iterable[PluginRecord] | None:
+    """Offer a drawing for a puzzle no plugin made (an import): a record of one of this plugin's geometries.
+
+    Optional. Return ``PluginRecord(geometry_name, data)`` when one of this
+    plugin's geometries has the puzzle's moves on the puzzle's cells (names and
+    directions may differ: the host plays the puzzle's own moves from the
+    drawing), else None; several candidates may be returned as a list. The host
+    keeps the first candidate whose :meth:`Geometry.moves` match the puzzle's
+    moves up to names and inverses, so a wrong guess costs only the time to
+    check it.
     """

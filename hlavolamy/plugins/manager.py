@@ -24,6 +24,7 @@ program down.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import importlib.util
 import logging
@@ -38,10 +39,13 @@ from types import ModuleType
 import pluggy
 
 import hlavolamy
-from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.fileformat import PuzzleFile
+from hlavolamy.core.puzzle import PluginRecord, Puzzle, copy_puzzle
+from hlavolamy.core.state import State
 from hlavolamy.errors import HlavolamyError
 from hlavolamy.plugins import hookspecs
 from hlavolamy.plugins.hookspecs import Geometry
+from hlavolamy.plugins.recognise import borrowed_palette, move_correspondence
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +115,34 @@ class PluginHost:
             known = ", ".join(sorted(self.geometries)) or "none (no plugin loaded)"
             raise UnknownGeometryError(f"unknown geometry {name!r}; the known geometries are: {known}") from None
 
+    def recognise(self, puzzle: Puzzle) -> PluginRecord | None:
+        """The record of the first proposed geometry whose moves are the puzzle's (names and inverses aside).
+
+        Plugins are asked in load order; a plugin whose hook raises is logged and
+        passed over, and so is a proposal naming a geometry of another plugin (or
+        none) or data its geometry refuses.
+        """
+        for impl in self.manager.hook.hlavolamy_recognise.get_hookimpls():
+            try:
+                proposals = _as_records(impl.function(puzzle=puzzle))
+            except Exception as exc:  # noqa: BLE001 - foreign code's errors are reported, not raised
+                log.warning("plugin %s: hlavolamy_recognise raised %s; skipped", impl.plugin_name, _describe(exc))
+                continue
+            for record in proposals:
+                if self._geometry_owner.get(record.name) == impl.plugin_name and self._fits(record, puzzle):
+                    return record
+        return None
+
+    def _fits(self, record: PluginRecord, puzzle: Puzzle) -> bool:
+        """The record's geometry rebuilds the puzzle's moves (names and directions aside)."""
+        geometry = self.geometries[record.name]
+        try:
+            native = geometry.moves(geometry.load_data(record.data))
+        except (ValueError, HlavolamyError) as exc:
+            log.warning("geometry %s refused its own proposal %r: %s", record.name, dict(record.data), exc)
+            return False
+        return move_correspondence(native, puzzle) is not None
+
     # -- loading -------------------------------------------------------------
     def _load(self, candidate: _Candidate) -> None:
         if candidate.name in self._plugin_source:
@@ -150,7 +182,7 @@ class PluginHost:
         if unknown or not callers:
             self.manager.unregister(plugin)
             problem = f"implements unknown hook(s) {', '.join(unknown)}" if unknown else "has no @hookimpl function"
-            raise pluggy.PluginValidationError(plugin, f"{problem}; expected hlavolamy_geometries")
+            raise pluggy.PluginValidationError(plugin, f"{problem}; expected hlavolamy_geometries (and hlavolamy_recognise)")
 
     def _call_hook(self, plugin: object) -> list[object]:
         """Call this plugin's geometry hook alone, so its failure cannot hide the others."""
@@ -256,6 +288,18 @@ def _as_iterable(result: object) -> Iterable[object]:
     return result
 
 
+def _as_records(result: object) -> list[PluginRecord]:
+    """A recognise hook's answer as a list of records (one record, several, or None)."""
+    if result is None:
+        return []
+    if isinstance(result, PluginRecord):
+        return [result]
+    if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
+        raise TypeError(f"returned {type(result).__name__} {_short(result)}, not plugin records")
+    records = list(result)
+    return [r for r in records if isinstance(r, PluginRecord)]
+
+
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
@@ -285,3 +329,31 @@ def puzzle_geometry(puzzle: Puzzle, host: PluginHost | None = None) -> Geometry 
     if puzzle.plugin is None:
         return None
     return (host or get_plugin_host()).geometries.get(puzzle.plugin.name)
+
+
+def attach_geometry(loaded: PuzzleFile, host: PluginHost | None = None) -> PuzzleFile:
+    """``loaded`` with the plugin record of the geometry that draws its puzzle, when a plugin recognises it.
+
+    The puzzle also borrows the geometry's screen colours where its colouring
+    matches the geometry's own cell for cell (:func:`borrowed_palette`). A
+    puzzle that has a record already, or that no plugin recognises, comes back as it is.
+    """
+    puzzle = loaded.puzzle
+    if puzzle.plugin is not None:
+        return loaded
+    record = (host or get_plugin_host()).recognise(puzzle)
+    if record is None:
+        return loaded
+    puzzle = copy_puzzle(puzzle, plugin=record, palette={**puzzle.palette, **_native_palette(puzzle, record, host)})
+    state = None if loaded.state is None else State(puzzle, loaded.state.perm)
+    return dataclasses.replace(loaded, puzzle=puzzle, state=state)
+
+
+def _native_palette(puzzle: Puzzle, record: PluginRecord, host: PluginHost | None) -> dict[str, str]:
+    """The colours :func:`borrowed_palette` finds, from the geometry built with the record's data as parameters."""
+    geometry = (host or get_plugin_host()).geometries[record.name]
+    try:
+        native = geometry.build(**record.data)
+    except Exception:  # noqa: BLE001 - data that are not parameters (or a failing plugin): no colours borrowed
+        return {}
+    return borrowed_palette(puzzle, native)
