@@ -21,9 +21,9 @@ from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
 from hlavolamy.plugins.hookspecs import MoveHit
 from hlavolamy.plugins.manager import PluginHost
+from tests.conftest import SANTA
 
 REPO = Path(__file__).resolve().parents[1]
-SANTA = REPO.parent / "shared" / "bench" / "santa2023"
 
 
 @pytest.fixture(scope="module")

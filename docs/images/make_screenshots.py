@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -34,31 +35,47 @@ SHOTS = {  # file -> hlavolamy gui arguments
 }
 
 
-POLYHEDRA_SHOTS = {  # file -> (hlavolamy new polyhedra arguments, hlavolamy gui arguments)
-    "polyhedra-cube.png": (["--preset", "3x3x3"], ["--play", "R U F' L D2", "--solved"]),
-    "polyhedra-pyraminx.png": (["--preset", "pyraminx"], ["--scramble", "10", "--seed", "3", "--solved"]),
-    "polyhedra-fto.png": (["--preset", "fto"], ["--scramble", "12", "--seed", "4", "--solved"]),
-    "polyhedra-megaminx.png": (["--preset", "megaminx"], ["--scramble", "12", "--seed", "2", "--solved"]),
-    "polyhedra-icosahedron.png": (["--description", "i f 0"], ["--scramble", "8", "--seed", "1", "--solved"]),
-    "polyhedra-analysis.png": (["--preset", "master-pyraminx"], ["--side", "analysis", "--analyse", "--orbit", "2"]),
-    "polyhedra-designer.png": (["--description", "d f 0.7 v 0.93"], ["--tab", "fields"]),
+SANTA = next((folder / "shared" / "bench" / "santa2023" for folder in REPO.parents
+              if (folder / "shared" / "bench" / "santa2023" / "puzzles.csv").exists()), None)
+"""The Santa 2023 data (not in the repository): its shots are skipped where it is absent."""
+
+
+def santa_case(case: str) -> list[str]:
+    return ["import", "santa", str(SANTA / "puzzles.csv"), "--id", case, "--info", str(SANTA / "puzzle_info.csv")]
+
+
+MADE = {  # file -> (hlavolamy command that writes the puzzle, gui arguments): puzzles made on the spot
+    "globe-play.png": (["new", "globe", "--rows", "4", "--columns", "8"], ["--scramble", "5", "--seed", "4"]),
+    "wreath-play.png": (["new", "wreath", "--size", "12"], ["--scramble", "6", "--seed", "2", "--numbers"]),
+    "generic-fto.png": (["import", "ksolve", "tests/data/FTO.tws"], ["--scramble", "8", "--seed", "1"]),
 }
-"""The polyhedra plugin's pages: a puzzle made with ``hlavolamy new polyhedra`` (into a temporary folder), then shot."""
-
-
-def shoot_polyhedra(name: str, new_args: list[str], gui_args: list[str]) -> None:
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        path = str(Path(folder) / "puzzle.json")
-        subprocess.run([sys.executable, "-m", "hlavolamy.cli", "new", "polyhedra", *new_args, "-o", path],
-                       cwd=REPO, check=True)
-        shoot(name, [path, *gui_args])
+if SANTA is not None:
+    MADE["santa-globe_8_25.png"] = (santa_case("396"), ["--solved"])
+    MADE["santa-wreath_100.png"] = (santa_case("337"), ["--solved"])
+MADE.update({  # the polyhedra plugin's page
+    "polyhedra-cube.png": (["new", "polyhedra", "--preset", "3x3x3"], ["--play", "R U F' L D2", "--solved"]),
+    "polyhedra-pyraminx.png": (["new", "polyhedra", "--preset", "pyraminx"], ["--scramble", "10", "--seed", "3", "--solved"]),
+    "polyhedra-fto.png": (["new", "polyhedra", "--preset", "fto"], ["--scramble", "12", "--seed", "4", "--solved"]),
+    "polyhedra-megaminx.png": (["new", "polyhedra", "--preset", "megaminx"], ["--scramble", "12", "--seed", "2", "--solved"]),
+    "polyhedra-icosahedron.png": (["new", "polyhedra", "--description", "i f 0"], ["--scramble", "8", "--seed", "1", "--solved"]),
+    "polyhedra-analysis.png": (["new", "polyhedra", "--preset", "master-pyraminx"],
+                               ["--side", "analysis", "--analyse", "--orbit", "2"]),
+    "polyhedra-designer.png": (["new", "polyhedra", "--description", "d f 0.7 v 0.93"], ["--tab", "fields"]),
+})
 
 
 def shoot(name: str, args: list[str]) -> None:
     command = [sys.executable, "-m", "hlavolamy.cli", "gui", *args, "--size", SIZE, "--screenshot", str(HERE / name)]
     subprocess.run(command, cwd=REPO, check=True)
+
+
+def make_and_shoot(name: str, make: list[str], args: list[str]) -> None:
+    """Write the puzzle with ``hlavolamy MAKE -o`` into a temporary folder, then shoot it."""
+    with tempfile.TemporaryDirectory() as folder:
+        puzzle = str(Path(folder) / "puzzle.json")
+        subprocess.run([sys.executable, "-m", "hlavolamy.cli", *make, "-o", puzzle], cwd=REPO, check=True,
+                       stdout=subprocess.DEVNULL)
+        shoot(name, [puzzle, *args])
 
 
 def design_walkthrough() -> None:
@@ -124,8 +141,18 @@ if __name__ == "__main__":
     for file, arguments in SHOTS.items():
         if not only or file in only:
             shoot(file, arguments)
-    for file, (new_args, gui_args) in POLYHEDRA_SHOTS.items():
-        if not only or file in only or "polyhedra" in only:
-            shoot_polyhedra(file, new_args, gui_args)
+    for file, (make, arguments) in MADE.items():
+        if not only or file in only:
+            make_and_shoot(file, make, arguments)
+MADE.update({  # the polyhedra plugin's page
+    "polyhedra-cube.png": (["new", "polyhedra", "--preset", "3x3x3"], ["--play", "R U F' L D2", "--solved"]),
+    "polyhedra-pyraminx.png": (["new", "polyhedra", "--preset", "pyraminx"], ["--scramble", "10", "--seed", "3", "--solved"]),
+    "polyhedra-fto.png": (["new", "polyhedra", "--preset", "fto"], ["--scramble", "12", "--seed", "4", "--solved"]),
+    "polyhedra-megaminx.png": (["new", "polyhedra", "--preset", "megaminx"], ["--scramble", "12", "--seed", "2", "--solved"]),
+    "polyhedra-icosahedron.png": (["new", "polyhedra", "--description", "i f 0"], ["--scramble", "8", "--seed", "1", "--solved"]),
+    "polyhedra-analysis.png": (["new", "polyhedra", "--preset", "master-pyraminx"],
+                               ["--side", "analysis", "--analyse", "--orbit", "2"]),
+    "polyhedra-designer.png": (["new", "polyhedra", "--description", "d f 0.7 v 0.93"], ["--tab", "fields"]),
+})
     if not only or "design" in only:
         design_walkthrough()

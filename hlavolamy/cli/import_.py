@@ -45,10 +45,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from hlavolamy.plugins.manager import attach_geometry  # plugins load only when a file is imported
+
     options = {name: getattr(args, name) for name in args.option_names if getattr(args, name) is not None}
-    loaded = formats.import_file(args.format, args.file, **options)
+    loaded = attach_geometry(formats.import_file(args.format, args.file, **options))
     save_puzzle(args.output, loaded.puzzle, loaded.state, loaded.history, loaded.extra)
     puzzle = loaded.puzzle
     position = "" if loaded.state is None or loaded.state.is_solved() else ", with a position"
-    print(f"wrote {args.output}: {puzzle.name or 'puzzle'}, {puzzle.n_cells} cells, {len(puzzle.moves)} moves{position}")
+    drawn = f", drawn as {puzzle.plugin.name}" if puzzle.plugin is not None else ""
+    print(f"wrote {args.output}: {puzzle.name or 'puzzle'}, {puzzle.n_cells} cells, {len(puzzle.moves)} moves{position}{drawn}")
     return 0

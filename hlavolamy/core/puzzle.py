@@ -191,6 +191,18 @@ class Puzzle:
         return f"<Puzzle{label}: {self.n_cells} cells, {len(self.moves)} moves>"
 
 
+def copy_puzzle(puzzle: Puzzle, **changes: Any) -> Puzzle:
+    """A new puzzle like ``puzzle`` with some constructor arguments changed (validated again)."""
+    args: dict[str, Any] = dict(
+        colours=puzzle.colours, moves=puzzle.moves, name=puzzle.name, description=puzzle.description,
+        aliases=puzzle.aliases, palette=puzzle.palette, blockings=puzzle.blockings,
+        turned_parts=puzzle.turned_parts, plugin=puzzle.plugin, cell_data=puzzle.cell_data,
+    )
+    args.update(changes)
+    args["turned_parts"] = {m: c for m, c in args["turned_parts"].items() if m in args["moves"]}
+    return Puzzle(**args)
+
+
 def _check_move_name(name: object, key: str) -> None:
     """Names of moves and aliases (``key``): letters, digits and ``_``, not only digits."""
     kind = "move" if key == "moves" else "alias"

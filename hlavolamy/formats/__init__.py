@@ -12,8 +12,7 @@ API (everything a File -> Import/Export menu needs)::
 
 ``import_file`` always returns a :class:`~hlavolamy.core.fileformat.PuzzleFile`
 (``.puzzle``, ``.state``, ``.history``, ``.extra``) ready to save with
-``save_puzzle``; a geometry plugin that recognises the imported puzzle
-(the ``hlavolamy_recognise`` hook) attaches its drawing to it. Options are keyword arguments; each format lists its own in
+``save_puzzle``. Options are keyword arguments; each format lists its own in
 :attr:`Format.options` (name, help, kind) so a dialog can ask for them.
 Every failure is a :class:`~hlavolamy.errors.HlavolamyError` whose message
 names the file and the line or JSON path. ``docs/formats.md`` says what maps
@@ -31,7 +30,6 @@ from typing import Any
 from hlavolamy.core.fileformat import PuzzleFile
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import FileFormatError
-from hlavolamy.plugins.manager import get_plugin_host
 
 
 @dataclass(frozen=True)
@@ -129,9 +127,7 @@ def import_file(name: str, path: str | Path, **options: Any) -> PuzzleFile:
         result = _function(fmt.load)(path, **given)
     except RecursionError:
         raise FileFormatError("too deeply nested", str(path)) from None
-    loaded = result if isinstance(result, PuzzleFile) else PuzzleFile(result)
-    get_plugin_host().recognise(loaded.puzzle)
-    return loaded
+    return result if isinstance(result, PuzzleFile) else PuzzleFile(result)
 
 
 def export_file(name: str, source: PuzzleFile | Puzzle, path: str | Path) -> None:

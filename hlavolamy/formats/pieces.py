@@ -24,7 +24,6 @@ orbits exactly. Without it, :func:`structure_of` finds pieces from the moves.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -156,22 +155,8 @@ def to_puzzle(model: PieceModel) -> Puzzle:
 
 
 def _cell_data(orbits: Sequence[Orbit]) -> list[dict]:
-    """Each cell's ``[orbit, slot, facet]``, and ``x``/``y`` drawing hints for the plugin-free view.
-
-    Each orbit gets a block of rows; a piece's facets sit side by side, so
-    pieces and their twists are visible without a geometry plugin.
-    """
-    out: list[dict] = []
-    top = 0.0
-    for orbit in orbits:
-        k = orbit.orientations
-        columns = max(1, math.ceil(math.sqrt(orbit.pieces * k) / k))
-        for c in range(orbit.cells):
-            slot, facet = divmod(c, k)
-            row, column = divmod(slot, columns)
-            out.append({PIECE_KEY: [orbit.name, slot, facet], "x": column * (k + 0.5) + facet, "y": top + row * 1.5})
-        top += math.ceil(orbit.pieces / columns) * 1.5 + 1.0
-    return out
+    """Each cell's ``[orbit, slot, facet]`` (no drawing hints: the generic view groups cells by piece itself)."""
+    return [{PIECE_KEY: [orbit.name, *divmod(c, orbit.orientations)]} for orbit in orbits for c in range(orbit.cells)]
 
 
 # -- cells -> pieces --------------------------------------------------------------

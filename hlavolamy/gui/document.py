@@ -63,24 +63,16 @@ class SnapshotCommand(QUndoCommand):
         self._document.restore(self.before)
 
 
-def copy_puzzle(puzzle: Puzzle, **changes: Any) -> Puzzle:
-    """A new puzzle like ``puzzle`` with some constructor arguments changed (validated again)."""
-    args: dict[str, Any] = dict(
-        colours=puzzle.colours, moves=puzzle.moves, name=puzzle.name, description=puzzle.description,
-        aliases=puzzle.aliases, palette=puzzle.palette, blockings=puzzle.blockings,
-        turned_parts=puzzle.turned_parts, plugin=puzzle.plugin, cell_data=puzzle.cell_data,
-    )
-    args.update(changes)
-    args["turned_parts"] = {m: c for m, c in args["turned_parts"].items() if m in args["moves"]}
-    return Puzzle(**args)
-
-
 def make_view(geometry: Geometry | None, puzzle: Puzzle) -> View:
-    """The plugin's drawing of ``puzzle``, or discs when no plugin draws it."""
+    """The plugin's drawing of ``puzzle`` (its handles playing the puzzle's moves), or discs when no plugin draws it."""
     from hlavolamy.gui.fallback_view import DiscView
+    from hlavolamy.plugins.recognise import speaking_puzzle_moves
 
     view = geometry.view(puzzle) if geometry is not None else None
-    return view if view is not None else DiscView(puzzle)
+    if view is None:
+        return DiscView(puzzle)
+    assert geometry is not None
+    return speaking_puzzle_moves(view, geometry, puzzle)
 
 
 def geometry_of(puzzle: Puzzle) -> Geometry | None:
@@ -179,6 +171,9 @@ class Document(QObject):
 
     def load(self, loaded: PuzzleFile, path: Path | None) -> None:
         """A loaded or imported puzzle file as the new document (``path`` None: untitled)."""
+        from hlavolamy.plugins.manager import attach_geometry
+
+        loaded = attach_geometry(loaded)  # an imported file gets the drawing of a plugin that knows it
         geometry = geometry_of(loaded.puzzle)
         designer = geometry.designer(loaded.puzzle) if geometry is not None else None
         self.reset(loaded.puzzle, geometry=geometry, designer=designer, state=loaded.state,

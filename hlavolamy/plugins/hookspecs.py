@@ -9,6 +9,10 @@ object. The host never imports Qt for the core: only the objects returned by
 :meth:`Geometry.view` and :meth:`Geometry.designer` touch Qt, and a plugin
 imports Qt inside them.
 
+A second, optional hook, :func:`hlavolamy_recognise`, lets a plugin claim a
+puzzle made elsewhere (an import): it proposes geometry data, the host
+checks the proposal against the puzzle's moves and attaches the record.
+
 See ``docs/plugins.md`` for a worked example.
 """
 
@@ -211,13 +215,14 @@ def hlavolamy_geometries() -> Iterable[Geometry]:
 
 
 @hookspec
-def hlavolamy_recognise(puzzle: Puzzle) -> PluginRecord | None:
-    """Offer a drawing for a puzzle that no plugin made (an import): a record of one of this plugin's geometries.
+def hlavolamy_recognise(puzzle: Puzzle) -> PluginRecord | Iterable[PluginRecord] | None:
+    """Offer a drawing for a puzzle no plugin made (an import): a record of one of this plugin's geometries.
 
-    Optional. Called on every imported puzzle without a plugin record, plugin by
-    plugin until one answers. Return ``PluginRecord(geometry_name, data)`` when
-    the geometry can draw ``puzzle`` *as it is* (its cells, moves and names
-    unchanged), else None. The host attaches the record only when
-    ``geometry.moves(data)`` rebuilds exactly the puzzle's moves, so a wrong
-    answer costs nothing but the time to check it.
+    Optional. Return ``PluginRecord(geometry_name, data)`` when one of this
+    plugin's geometries has the puzzle's moves on the puzzle's cells (names and
+    directions may differ: the host plays the puzzle's own moves from the
+    drawing), else None; several candidates may be returned as a list. The host
+    keeps the first candidate whose :meth:`Geometry.moves` match the puzzle's
+    moves up to names and inverses, so a wrong guess costs only the time to
+    check it.
     """

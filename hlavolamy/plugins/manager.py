@@ -24,6 +24,7 @@ program down.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import importlib.util
 import logging
@@ -35,14 +36,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-import numpy as np
 import pluggy
 
 import hlavolamy
-from hlavolamy.core.puzzle import PluginRecord, Puzzle
+from hlavolamy.core.fileformat import PuzzleFile
+from hlavolamy.core.puzzle import PluginRecord, Puzzle, copy_puzzle
+from hlavolamy.core.state import State
 from hlavolamy.errors import HlavolamyError
 from hlavolamy.plugins import hookspecs
 from hlavolamy.plugins.hookspecs import Geometry
+from hlavolamy.plugins.recognise import borrowed_palette, move_correspondence
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +115,34 @@ class PluginHost:
             known = ", ".join(sorted(self.geometries)) or "none (no plugin loaded)"
             raise UnknownGeometryError(f"unknown geometry {name!r}; the known geometries are: {known}") from None
 
+    def recognise(self, puzzle: Puzzle) -> PluginRecord | None:
+        """The record of the first proposed geometry whose moves are the puzzle's (names and inverses aside).
+
+        Plugins are asked in load order; a plugin whose hook raises is logged and
+        passed over, and so is a proposal naming a geometry of another plugin (or
+        none) or data its geometry refuses.
+        """
+        for impl in self.manager.hook.hlavolamy_recognise.get_hookimpls():
+            try:
+                proposals = _as_records(impl.function(puzzle=puzzle))
+            except Exception as exc:  # noqa: BLE001 - foreign code's errors are reported, not raised
+                log.warning("plugin %s: hlavolamy_recognise raised %s; skipped", impl.plugin_name, _describe(exc))
+                continue
+            for record in proposals:
+                if self._geometry_owner.get(record.name) == impl.plugin_name and self._fits(record, puzzle):
+                    return record
+        return None
+
+    def _fits(self, record: PluginRecord, puzzle: Puzzle) -> bool:
+        """The record's geometry rebuilds the puzzle's moves (names and directions aside)."""
+        geometry = self.geometries[record.name]
+        try:
+            native = geometry.moves(geometry.load_data(record.data))
+        except (ValueError, HlavolamyError) as exc:
+            log.warning("geometry %s refused its own proposal %r: %s", record.name, dict(record.data), exc)
+            return False
+        return move_correspondence(native, puzzle) is not None
+
     # -- loading -------------------------------------------------------------
     def _load(self, candidate: _Candidate) -> None:
         if candidate.name in self._plugin_source:
@@ -151,8 +182,7 @@ class PluginHost:
         if unknown or not callers:
             self.manager.unregister(plugin)
             problem = f"implements unknown hook(s) {', '.join(unknown)}" if unknown else "has no @hookimpl function"
-            raise pluggy.PluginValidationError(plugin, f"{problem}; expected hlavolamy_geometries "
-                                                        "(and optionally hlavolamy_recognise)")
+            raise pluggy.PluginValidationError(plugin, f"{problem}; expected hlavolamy_geometries (and hlavolamy_recognise)")
 
     def _call_hook(self, plugin: object) -> list[object]:
         """Call this plugin's geometry hook alone, so its failure cannot hide the others."""
@@ -161,36 +191,6 @@ class PluginHost:
             if impl.plugin is plugin:
                 records.extend(_as_iterable(impl.function()))
         return records
-
-    def recognise(self, puzzle: Puzzle) -> bool:
-        """Attach a plugin's drawing to a puzzle without one (an import); True when a plugin recognised it.
-
-        Each plugin's ``hlavolamy_recognise`` is asked in load order. An answer
-        counts only when it names a geometry of that plugin and the geometry
-        rebuilds exactly the puzzle's moves from the record's data; a plugin that
-        raises is logged and passed over.
-        """
-        if puzzle.plugin is not None:
-            return False
-        for impl in reversed(self.manager.hook.hlavolamy_recognise.get_hookimpls()):  # pluggy lists last first
-            name = self.manager.get_name(impl.plugin)
-            try:
-                record = impl.function(puzzle=puzzle)
-                if record is None:
-                    continue
-                geometry = self.geometries.get(getattr(record, "name", None))
-                if not isinstance(record, PluginRecord) or self._geometry_owner.get(record.name) != name:
-                    raise TypeError(f"returned {_short(record)}, not a record of its own geometry")
-                rebuilt = geometry.moves(record.data)
-            except Exception as exc:  # noqa: BLE001 - a plugin's failure never stops an import
-                log.warning("plugin %s: hlavolamy_recognise: %s", name, _describe(exc))
-                continue
-            if rebuilt.keys() == puzzle.moves.keys() and all(
-                    np.array_equal(np.asarray(rebuilt[k]), puzzle.moves[k]) for k in puzzle.moves):
-                puzzle.plugin = PluginRecord(record.name, geometry.load_data(record.data))
-                return True
-            log.warning("plugin %s: hlavolamy_recognise answered %s, whose moves differ; ignored", name, record.name)
-        return False
 
     def _check_record(self, record: object) -> str | None:
         if not isinstance(record, Geometry):
@@ -288,6 +288,18 @@ def _as_iterable(result: object) -> Iterable[object]:
     return result
 
 
+def _as_records(result: object) -> list[PluginRecord]:
+    """A recognise hook's answer as a list of records (one record, several, or None)."""
+    if result is None:
+        return []
+    if isinstance(result, PluginRecord):
+        return [result]
+    if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
+        raise TypeError(f"returned {type(result).__name__} {_short(result)}, not plugin records")
+    records = list(result)
+    return [r for r in records if isinstance(r, PluginRecord)]
+
+
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
@@ -317,3 +329,31 @@ def puzzle_geometry(puzzle: Puzzle, host: PluginHost | None = None) -> Geometry 
     if puzzle.plugin is None:
         return None
     return (host or get_plugin_host()).geometries.get(puzzle.plugin.name)
+
+
+def attach_geometry(loaded: PuzzleFile, host: PluginHost | None = None) -> PuzzleFile:
+    """``loaded`` with the plugin record of the geometry that draws its puzzle, when a plugin recognises it.
+
+    The puzzle also borrows the geometry's screen colours where its colouring
+    matches the geometry's own cell for cell (:func:`borrowed_palette`). A
+    puzzle that has a record already, or that no plugin recognises, comes back as it is.
+    """
+    puzzle = loaded.puzzle
+    if puzzle.plugin is not None:
+        return loaded
+    record = (host or get_plugin_host()).recognise(puzzle)
+    if record is None:
+        return loaded
+    puzzle = copy_puzzle(puzzle, plugin=record, palette={**puzzle.palette, **_native_palette(puzzle, record, host)})
+    state = None if loaded.state is None else State(puzzle, loaded.state.perm)
+    return dataclasses.replace(loaded, puzzle=puzzle, state=state)
+
+
+def _native_palette(puzzle: Puzzle, record: PluginRecord, host: PluginHost | None) -> dict[str, str]:
+    """The colours :func:`borrowed_palette` finds, from the geometry built with the record's data as parameters."""
+    geometry = (host or get_plugin_host()).geometries[record.name]
+    try:
+        native = geometry.build(**record.data)
+    except Exception:  # noqa: BLE001 - data that are not parameters (or a failing plugin): no colours borrowed
+        return {}
+    return borrowed_palette(puzzle, native)

@@ -6,6 +6,7 @@ drawing in :mod:`.view`, imported only when the GUI asks for a view.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -79,3 +80,18 @@ class CubeGeometry(Geometry):
 @hookimpl
 def hlavolamy_geometries() -> list[Geometry]:
     return [CubeGeometry()]
+
+
+@hookimpl
+def hlavolamy_recognise(puzzle: Puzzle) -> PluginRecord | None:
+    """An NxNxN cube in our cell layout (a Santa ``cube_N/N/N``): 6·N² cells, one move per layer (3N, or 3N − 3).
+
+    Only the counts are looked at; the host checks the moves themselves.
+    """
+    size = math.isqrt(puzzle.n_cells // 6)
+    if not 2 <= size <= MAX_SIZE or 6 * size * size != puzzle.n_cells:
+        return None
+    moves = len(puzzle.moves)
+    if moves == 3 * size or (moves == 3 * size - 3 and size % 2):
+        return PluginRecord(CubeGeometry.name, {"size": size, "centre_slices": moves == 3 * size})
+    return None

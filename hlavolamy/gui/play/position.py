@@ -16,10 +16,9 @@ from PyQt6.QtWidgets import (
 )
 
 from hlavolamy.core.progress import CancelToken, ProgressCallback
-from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.puzzle import Puzzle, copy_puzzle
 from hlavolamy.core.state import State
 from hlavolamy.errors import PermutationError
-from hlavolamy.gui.document import copy_puzzle
 from hlavolamy.gui.palette import colour_map
 
 if TYPE_CHECKING:

@@ -14,10 +14,11 @@ from PyQt6.QtWidgets import (
     QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget,
 )
 
+from hlavolamy.core.puzzle import copy_puzzle
 from hlavolamy.core.state import State
 from hlavolamy.errors import PuzzleError
 from hlavolamy.gui.canvas import StateCanvas
-from hlavolamy.gui.document import copy_puzzle, make_view
+from hlavolamy.gui.document import make_view
 from hlavolamy.gui.tabs import side_by_side
 
 if TYPE_CHECKING:

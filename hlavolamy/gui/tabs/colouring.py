@@ -15,11 +15,11 @@ from PyQt6.QtWidgets import (
     QStackedWidget, QVBoxLayout, QWidget,
 )
 
-from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.puzzle import Puzzle, copy_puzzle
 from hlavolamy.core.state import State
 from hlavolamy.errors import PuzzleError
 from hlavolamy.gui.canvas import StateCanvas
-from hlavolamy.gui.document import copy_puzzle, make_view
+from hlavolamy.gui.document import make_view
 from hlavolamy.gui.palette import colour_map, spread_colour
 from hlavolamy.gui.play.position import swatch
 from hlavolamy.gui.tabs import side_by_side

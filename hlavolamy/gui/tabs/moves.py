@@ -17,9 +17,8 @@ from PyQt6.QtWidgets import (
 )
 
 from hlavolamy.core import perm as P
-from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.puzzle import Puzzle, copy_puzzle
 from hlavolamy.errors import PermutationError, PuzzleError
-from hlavolamy.gui.document import copy_puzzle
 from hlavolamy.gui.tabs import side_by_side
 from hlavolamy.gui.tabs.design_panel import DesignPanel, is_move_tool
 from hlavolamy.plugins.hookspecs import Tool
