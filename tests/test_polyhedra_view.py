@@ -230,3 +230,20 @@ def test_a_recognised_import_keeps_its_moves_out_of_the_designer(app) -> None:
     imported = attached(Puzzle(["x"] * 24, {f"t{k}": t.perm for k, t in enumerate(turns) if t.steps == 1}))
     assert imported.plugin is not None
     assert GEOMETRY.view(imported) is not None and GEOMETRY.designer(imported) is None
+
+
+def test_an_import_shows_face_colours_over_generated_ones(app) -> None:
+    from pathlib import Path
+
+    from hlavolamy import formats
+
+    path = Path(__file__).parent / "data" / "twsearch" / "pyraminx.tws"
+    puzzle = attached(formats.import_file("ksolve", path).puzzle)
+    view = GEOMETRY.view(puzzle)
+    generated = {label: "#123456" for label in puzzle.colour_labels}  # what the host's colour map offers
+    image = render(lambda p: view.paint(p, RECT, State.solved(puzzle), DrawOptions(colours=generated)))
+    cutting = view.model.cutting
+    for sticker, polygon in enumerate(view._net):
+        x, y = polygon[:3].mean(axis=0)
+        face = cutting.solid.face_names[cutting.stickers[sticker].face]
+        assert near(image.pixelColor(int(round(x)), int(round(y))), view.model.palette[face])

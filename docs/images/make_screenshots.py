@@ -52,15 +52,19 @@ MADE = {  # file -> (hlavolamy command that writes the puzzle, gui arguments): p
 if SANTA is not None:
     MADE["santa-globe_8_25.png"] = (santa_case("396"), ["--solved"])
     MADE["santa-wreath_100.png"] = (santa_case("337"), ["--solved"])
+POLYHEDRON = ["new", "polyhedra"]
 MADE.update({  # the polyhedra plugin's page
-    "polyhedra-cube.png": (["new", "polyhedra", "--preset", "3x3x3"], ["--play", "R U F' L D2", "--solved"]),
-    "polyhedra-pyraminx.png": (["new", "polyhedra", "--preset", "pyraminx"], ["--scramble", "10", "--seed", "3", "--solved"]),
-    "polyhedra-fto.png": (["new", "polyhedra", "--preset", "fto"], ["--scramble", "12", "--seed", "4", "--solved"]),
-    "polyhedra-megaminx.png": (["new", "polyhedra", "--preset", "megaminx"], ["--scramble", "12", "--seed", "2", "--solved"]),
-    "polyhedra-icosahedron.png": (["new", "polyhedra", "--description", "i f 0"], ["--scramble", "8", "--seed", "1", "--solved"]),
-    "polyhedra-analysis.png": (["new", "polyhedra", "--preset", "master-pyraminx"],
+    "polyhedra-cube.png": ([*POLYHEDRON, "--preset", "3x3x3"], ["--play", "R U F' L D2", "--solved"]),
+    "polyhedra-pyraminx.png": ([*POLYHEDRON, "--preset", "pyraminx"], ["--scramble", "10", "--seed", "3", "--solved"]),
+    "polyhedra-fto.png": ([*POLYHEDRON, "--preset", "fto"], ["--scramble", "12", "--seed", "4", "--solved"]),
+    "polyhedra-megaminx.png": ([*POLYHEDRON, "--preset", "megaminx"], ["--scramble", "12", "--seed", "2", "--solved"]),
+    "polyhedra-icosahedron.png": ([*POLYHEDRON, "--description", "i f 0"],
+                                  ["--scramble", "8", "--seed", "1", "--solved"]),
+    "polyhedra-analysis.png": ([*POLYHEDRON, "--preset", "master-pyraminx"],
                                ["--side", "analysis", "--analyse", "--orbit", "2"]),
-    "polyhedra-designer.png": (["new", "polyhedra", "--description", "d f 0.7 v 0.93"], ["--tab", "fields"]),
+    "polyhedra-designer.png": ([*POLYHEDRON, "--description", "d f 0.7 v 0.93"], ["--tab", "fields"]),
+    "polyhedra-import.png": (["import", "ksolve", "tests/data/twsearch/pyraminx.tws"],
+                             ["--scramble", "8", "--seed", "2", "--solved"]),
 })
 
 
@@ -144,15 +148,5 @@ if __name__ == "__main__":
     for file, (make, arguments) in MADE.items():
         if not only or file in only:
             make_and_shoot(file, make, arguments)
-MADE.update({  # the polyhedra plugin's page
-    "polyhedra-cube.png": (["new", "polyhedra", "--preset", "3x3x3"], ["--play", "R U F' L D2", "--solved"]),
-    "polyhedra-pyraminx.png": (["new", "polyhedra", "--preset", "pyraminx"], ["--scramble", "10", "--seed", "3", "--solved"]),
-    "polyhedra-fto.png": (["new", "polyhedra", "--preset", "fto"], ["--scramble", "12", "--seed", "4", "--solved"]),
-    "polyhedra-megaminx.png": (["new", "polyhedra", "--preset", "megaminx"], ["--scramble", "12", "--seed", "2", "--solved"]),
-    "polyhedra-icosahedron.png": (["new", "polyhedra", "--description", "i f 0"], ["--scramble", "8", "--seed", "1", "--solved"]),
-    "polyhedra-analysis.png": (["new", "polyhedra", "--preset", "master-pyraminx"],
-                               ["--side", "analysis", "--analyse", "--orbit", "2"]),
-    "polyhedra-designer.png": (["new", "polyhedra", "--description", "d f 0.7 v 0.93"], ["--tab", "fields"]),
-})
     if not only or "design" in only:
         design_walkthrough()

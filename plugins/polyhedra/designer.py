@@ -96,7 +96,7 @@ class PolyhedronDesigner(Designer):
         return Polyhedron.from_data(self._data).puzzle(name=self.name)
 
     def rename_move(self, move: str, new_name: str | None) -> None:
-        """Call the move generated as (or now named) ``move`` ``new_name``; None or empty restores the generated name."""
+        """Rename the move now called ``move`` to ``new_name``; None or empty restores its generated name."""
         model = Polyhedron.from_data(self._data)
         generated = [g.name for g in model.grips]
         current = model.move_names

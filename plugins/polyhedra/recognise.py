@@ -248,7 +248,8 @@ def _propagate(x: int, y: int, sigma: np.ndarray, used: np.ndarray, forward: lis
     return sigma, used
 
 
-def relabelled_moves(cutting: Cutting, cells: Sequence[int], specs: Mapping[str, Sequence[Any]]) -> dict[str, np.ndarray]:
+def relabelled_moves(cutting: Cutting, cells: Sequence[int],
+                     specs: Mapping[str, Sequence[Any]]) -> dict[str, np.ndarray]:
     """The imported moves rebuilt from block turns through the cell map (``perm[x] = sigma^-1(t[sigma(x)])``)."""
     sigma = np.asarray(cells)
     back = np.full(len(cutting.stickers), -1)

@@ -171,9 +171,11 @@ class PolyhedronView(View):
     def _sticker_colours(self, state: State, options: DrawOptions) -> tuple[list[QColor], np.ndarray]:
         """A palette and the palette index every sticker shows now.
 
-        A colour label takes the user's colour, else the puzzle's, else the colour
-        of the face its cells lie on when they all lie on one (an import's labels
-        are often one per cell), else grey. Stickers without a cell show their face.
+        A colour label takes the puzzle's own colour (the user's edits land there),
+        else the colour of the face its cells lie on when they all lie on one (an
+        import's labels are often one per cell: its picture then shows faces, not
+        the host's generated colours), else the host's colour, else grey.
+        Stickers without a cell show their face.
         """
         puzzle = state.puzzle
         faces = np.array([s.face for s in self.model.cutting.stickers])
@@ -183,8 +185,8 @@ class PolyhedronView(View):
         palette = []
         for k, label in enumerate(labels):
             on = set(faces[self.cells[solved == k]].tolist())
-            colour = (options.colours.get(label) or puzzle.palette.get(label) or self.model.palette.get(label)
-                      or (face_colours[on.pop()] if len(on) == 1 else "#888888"))
+            colour = (puzzle.palette.get(label) or (face_colours[on.pop()] if len(on) == 1 else None)
+                      or options.colours.get(label) or self.model.palette.get(label) or "#888888")
             palette.append(QColor(colour))
         palette += [QColor(c) for c in face_colours]
         shown = len(labels) + faces  # stickers without a cell: their face
