@@ -66,5 +66,5 @@ def click_cell(qtbot, canvas: StateCanvas, cell: int, button: Qt.MouseButton = Q
     qtbot.mouseClick(canvas, button, pos=point)
 
 
-def wait_idle(qtbot, win: MainWindow, timeout: int = 20000) -> None:
+def wait_idle(qtbot, win: MainWindow, timeout: int = 90000) -> None:
     qtbot.waitUntil(lambda: not win.tasks.busy, timeout=timeout)
