@@ -48,6 +48,9 @@ def parse_state_json(text_or_path: str, puzzle: Puzzle) -> State:
     perm, where = _unwrap(value, ("perm", "position"))
     if not isinstance(perm, list):
         raise FileFormatError("a state is a list of cell indices (or an object with \"perm\")", source, where)
+    bad = next((i for i, v in enumerate(perm) if type(v) is not int), None)
+    if bad is not None:  # numpy would take 1.0 and true as cell indices
+        raise FileFormatError(f"a cell index is an integer, not {json.dumps(perm[bad])[:30]}", source, f"{where}/{bad}")
     try:
         return State(puzzle, perm)
     except HlavolamyError as exc:
