@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import IO, Any
 
@@ -20,6 +21,20 @@ from hlavolamy.core.perm import format_cycles
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.errors import FileFormatError, HlavolamyError
+
+
+def check_wildcards(count: int) -> int:
+    """``--wildcards K``: how many cells may show a wrong colour; never negative."""
+    if count < 0:
+        raise HlavolamyError(f"--wildcards must be 0 or more, not {count}")
+    return count
+
+
+def check_time_limit(seconds: float | None) -> float | None:
+    """``--time-limit S``: a positive, finite number of seconds (argparse's float takes 'nan' and 'inf')."""
+    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+        raise HlavolamyError(f"--time-limit must be a positive number of seconds, not {seconds}")
+    return seconds
 
 
 def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:

@@ -7,6 +7,7 @@ import random
 
 from hlavolamy.cli.common import add_puzzle_argument, load_puzzle_arg, print_state
 from hlavolamy.core.fileformat import save_puzzle
+from hlavolamy.core.limits import MAX_SCRAMBLE
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
 
@@ -19,7 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "undoes or merges with an earlier one, and on puzzles with blockings every turn is legal.",
     )
     add_puzzle_argument(parser)
-    parser.add_argument("--moves", type=int, default=30, metavar="N", help="number of turns (default 30)")
+    parser.add_argument("--moves", type=int, default=30, metavar="N",
+                        help=f"number of turns (default 30, at most {MAX_SCRAMBLE})")
     parser.add_argument("--seed", type=int, help="random seed (default: a new one, printed so it can be repeated)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(

@@ -21,6 +21,8 @@ import random
 import numpy as np
 
 from hlavolamy.core import perm as P
+from hlavolamy.core.limits import MAX_SCRAMBLE
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State, fused_sets_torn
 from hlavolamy.core.turns import Turn
@@ -29,17 +31,20 @@ from hlavolamy.errors import PuzzleError
 Rng = random.Random | np.random.Generator | int | None
 
 
-def random_scramble(puzzle: Puzzle, n_moves: int, rng_or_seed: Rng = None, start: State | None = None) -> list[Turn]:
+def random_scramble(puzzle: Puzzle, n_moves: int, rng_or_seed: Rng = None, start: State | None = None,
+                    cancel: CancelToken | None = None) -> list[Turn]:
     """``n_moves`` random turns from ``start`` (default: solved), reproducible for a given seed.
 
     Raises :class:`PuzzleError` when the puzzle cannot take that many turns
-    without one undoing or merging with another (one move alone allows one).
+    without one undoing or merging with another (one move alone allows one),
+    or for more than :data:`MAX_SCRAMBLE` turns; :class:`Cancelled` when
+    ``cancel`` fires (a time limit that covers the scramble too).
     """
-    if n_moves < 0:
-        raise PuzzleError(f"a scramble cannot have {n_moves} moves")
+    if not 0 <= n_moves <= MAX_SCRAMBLE:
+        raise PuzzleError(f"a scramble has 0 to {MAX_SCRAMBLE} moves, not {n_moves}")
     rng = _as_random(rng_or_seed)
     perm = (start or State.solved(puzzle)).perm
-    return _Scrambler(puzzle, rng).run(perm, n_moves)
+    return _Scrambler(puzzle, rng, cancel).run(perm, n_moves)
 
 
 def shortest_powers(order: int) -> list[int]:
@@ -62,9 +67,13 @@ class _Scrambler:
     so a scramble of 100 000 turns of a big cube costs no more memory than one.
     """
 
-    def __init__(self, puzzle: Puzzle, rng: random.Random):
+    CHECK_EVERY = 1024
+    """Steps between looks at the cancel token."""
+
+    def __init__(self, puzzle: Puzzle, rng: random.Random, cancel: CancelToken | None = None):
         self.puzzle = puzzle
         self.rng = rng
+        self.cancel = cancel
         self.commutes: dict[tuple[str, str], bool] = puzzle.cache.setdefault("scramble.commutes", {})
         self.powers: dict[str, list[int]] = puzzle.cache.get("scramble.powers") or puzzle.cache.setdefault(
             "scramble.powers", {m: shortest_powers(puzzle.move_order(m)) for m in puzzle.moves}
@@ -80,6 +89,8 @@ class _Scrambler:
         deepest = 0
         while len(turns) < n_moves:
             budget -= 1
+            if self.cancel is not None and budget % self.CHECK_EVERY == 0:
+                self.cancel.check()
             turn = self.choose(turns, perm, tried[-1]) if budget >= 0 else None
             if turn is None:
                 if not turns or budget < 0:
