@@ -68,7 +68,7 @@ def as_perm(values: Sequence[int] | np.ndarray, name: str = "permutation", n: in
 
 def _short(value: object) -> str:
     """``repr`` cut short (Python will not even print an integer of over 4,300 digits)."""
-    if isinstance(value, int) and value.bit_length() > 64:
+    if isinstance(value, int) and value.bit_length() > 1000:
         return f"an integer of {value.bit_length()} bits"
     text = repr(value)
     return text if len(text) <= 30 else f"{text[:12]}... ({len(text)} characters)"

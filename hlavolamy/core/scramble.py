@@ -80,6 +80,11 @@ class _Scrambler:
         )
         self.turnable = [m for m in puzzle.moves if self.powers[m]]
         """Moves that change something; an identity move would only waste a turn."""
+        self.last: dict[str, int] = {}
+        """Move -> index of its latest turn in the scramble so far."""
+        self.earlier: list[int | None] = []
+        """Per turn, what :attr:`last` held for its move before it (restored when the turn is taken back)."""
+        self._blockers: dict[str, list[str]] = {}
 
     def run(self, perm: np.ndarray, n_moves: int) -> list[Turn]:
         turns: list[Turn] = []
@@ -99,15 +104,28 @@ class _Scrambler:
                         f"where no turn undoes or merges with an earlier one (or blockings allow no more)"
                     )
                 dead = turns.pop()
+                self.forget(dead)
                 tried.pop()
                 tried[-1].setdefault(dead.move, set()).add(dead.power)
                 perm = self.step(perm, Turn(dead.move, -dead.power))
                 continue
             turns.append(turn)
+            self.remember(turn, len(turns) - 1)
             tried.append({})
             perm = self.step(perm, turn)
             deepest = max(deepest, len(turns))
         return turns
+
+    def remember(self, turn: Turn, index: int) -> None:
+        self.earlier.append(self.last.get(turn.move))
+        self.last[turn.move] = index
+
+    def forget(self, turn: Turn) -> None:
+        before = self.earlier.pop()
+        if before is None:
+            del self.last[turn.move]
+        else:
+            self.last[turn.move] = before
 
     def step(self, perm: np.ndarray, turn: Turn) -> np.ndarray:
         """The next position; tracked only where legality depends on it."""
@@ -140,14 +158,32 @@ class _Scrambler:
             and self.legal(perm, move)
         )
 
+    WALK = 16
+    """Turns looked at one by one before :meth:`merges` asks the moves instead."""
+
     def merges(self, turns: list[Turn], move: str) -> bool:
-        """Whether ``move`` could slide back past commuting turns onto a turn of itself."""
-        for t in reversed(turns):
-            if t.move == move:
-                return True
-            if not self.commute(t.move, move):
+        """Whether ``move`` could slide back past commuting turns onto its latest turn.
+
+        It can unless a move that does not commute with it was turned since.
+        The few latest turns usually tell; past them, each such move's latest
+        turn is looked up, so a move commuting with long runs (a separate
+        swap) costs no walk through the whole scramble.
+        """
+        latest = self.last.get(move)
+        if latest is None:
+            return False
+        for index in range(len(turns) - 1, max(latest, len(turns) - 1 - self.WALK), -1):
+            if not self.commute(turns[index].move, move):
                 return False
-        return False
+        if latest >= len(turns) - 1 - self.WALK:
+            return True
+        return all(self.last.get(other, -1) < latest for other in self.blockers(move))
+
+    def blockers(self, move: str) -> list[str]:
+        """The moves that do not commute with ``move``."""
+        if move not in self._blockers:
+            self._blockers[move] = [m for m in self.turnable if m != move and not self.commute(m, move)]
+        return self._blockers[move]
 
     def commute(self, a: str, b: str) -> bool:
         key = (a, b) if a <= b else (b, a)
