@@ -223,3 +223,13 @@ def test_a_move_commuting_with_everything_costs_no_walk_through_the_scramble():
     turns = random_scramble(ring_puzzle(), 20_000, 3)
     assert [t.move for t in turns].count("M") == 1
     assert all(a.move != b.move for a, b in zip(turns, turns[1:]))
+
+
+def test_import_onto_a_folder_names_the_folder_not_a_temporary_file(tmp_path, capsys):
+    source = tmp_path / "rubik2.kpuzzle.json"
+    assert run_cli(capsys, "export", "kpuzzle", str(REPO / "puzzles" / "rubik2.json"), "-o", str(source))[0] == 0
+    target = tmp_path / "out"
+    target.mkdir()
+    err = one_error_line(capsys, "import", "kpuzzle", str(source), "-o", str(target))
+    assert err == f"hlavolamy import: error: {target}: is a folder; give the name of the file to write\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "rubik2.kpuzzle.json"]
