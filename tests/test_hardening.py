@@ -233,3 +233,11 @@ def test_import_onto_a_folder_names_the_folder_not_a_temporary_file(tmp_path, ca
     err = one_error_line(capsys, "import", "kpuzzle", str(source), "-o", str(target))
     assert err == f"hlavolamy import: error: {target}: is a folder; give the name of the file to write\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "rubik2.kpuzzle.json"]
+
+
+def test_an_error_naming_a_key_with_control_characters_stays_one_line(tmp_path, capsys):
+    """Found by the long fuzz run: a JSON pointer holding a vertical tab broke the error line."""
+    path = write_json(tmp_path / "p.json", {**MINIMAL_FILE, "aliases": {"a\x0bb\u2028": ["L"]}})
+    err = one_error_line(capsys, "info", str(path))
+    assert "/aliases/a\\x0bb\\u2028: an alias is notation text, not a list" in err
+    assert len(err.splitlines()) == 1

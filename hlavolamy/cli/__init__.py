@@ -60,11 +60,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except (HlavolamyError, OSError) as exc:
-        print(f"hlavolamy {args.command}: error: {exc}", file=sys.stderr)
+        print(f"hlavolamy {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"hlavolamy {args.command}: interrupted", file=sys.stderr)
         return 130
+
+
+def one_line(text: str) -> str:
+    """``text`` with control characters escaped (a key holding a vertical tab must not break the line)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for ch in text)
 
 
 def _printable_streams() -> None:

@@ -126,7 +126,19 @@ puzzle_texts = st.one_of(
 """Texts of would-be puzzle files."""
 
 NOTATION_ALPHABET = list("LRMXUfr01'2^-()[],:. \t") + ["LR", "R2", "f1", "f0", "r1", "\ud800", "é", "_"]
+_atoms = st.sampled_from(["L", "R", "M", "LR", "R2"] * 3 + ["X", "f0", "f1", "r1"])
+"""Mostly the ring puzzle's names (the puzzle most runners use), sometimes the others'."""
+_powers = st.sampled_from(["", "", "'", "2", "3'", "^-1", "^2", "1000", "^1000000", "1000001", "4294967296", "^0"])
+_nodes = st.recursive(_atoms, lambda inner: st.one_of(
+    st.tuples(st.lists(inner, min_size=1, max_size=3), _powers).map(lambda t: "(" + " ".join(t[0]) + ")" + t[1]),
+    st.tuples(inner, st.sampled_from([", ", ": "]), inner, _powers).map(lambda t: f"[{t[0]}{t[1]}{t[2]}]{t[3]}"),
+), max_leaves=10)
+well_formed = st.lists(st.tuples(st.sampled_from(["", "", "-"]), _nodes, _powers).map("".join),
+                       min_size=1, max_size=6).map(" ".join)
+"""Sequences by the grammar (names of all the small puzzles, powers up to and past the limits)."""
 notation_texts = st.one_of(
+    well_formed,
+    well_formed,
     st.lists(st.sampled_from(NOTATION_ALPHABET), max_size=40).map("".join),
     st.text(max_size=20),
     st.integers(1, 5000).map(lambda d: "(" * d + "L" + ")" * d),
@@ -241,7 +253,7 @@ def run_loader(ws: Workspace, draw: st.DrawFn) -> str:
 
 
 def run_notation(ws: Workspace, draw: st.DrawFn) -> str:
-    puzzle = draw(st.sampled_from([ring_puzzle(), santa_like_puzzle(), bandaged_puzzle()]))
+    puzzle = draw(st.sampled_from([ring_puzzle(), ring_puzzle(), santa_like_puzzle(), bandaged_puzzle()]))
     text = draw(notation_texts)
     return _project(lambda: puzzle.parse(text))
 
