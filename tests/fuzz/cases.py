@@ -148,19 +148,25 @@ notation_texts = st.one_of(
 """Move sequences for the small puzzles (moves L R M X f0 f1 r1; aliases LR and R2)."""
 
 
+LABELS = {4: "AB", 6: "ABC", 8: "WYRG"}
+"""The colour labels of the small puzzles, by their number of cells."""
+
+
 @st.composite
 def state_texts(draw: st.DrawFn, cells: int = 8) -> str:
     """``--state`` / ``--from-state`` / ``--colours`` arguments: JSON of every kind, near-misses, files."""
     entry = st.integers(-1, cells) | st.sampled_from(HUGE_INTS + [True, False, 1.0, 0.5, "1", None])
     near = st.permutations(range(cells)).map(list)
     value = draw(st.one_of(
-        near, st.lists(entry, max_size=cells + 2), near.map(lambda p: {"perm": p}), near.map(lambda p: {"position": p}),
+        near, near, near, st.lists(entry, max_size=cells + 2), near.map(lambda p: {"perm": p}), near.map(lambda p: {"position": p}),
         st.lists(st.sampled_from(["W", "Y", "R", "G", "A", "B", "C", "\ud800", 0]), min_size=cells - 1,
                  max_size=cells + 1).map(lambda c: {"colours": c}),
+        st.lists(st.sampled_from(LABELS.get(cells, "AB")), min_size=cells, max_size=cells),  # the right labels
+
         json_values,
     ))
     text = _json_text(value)
-    return draw(st.sampled_from([text, text, "@/nonexistent/state.json", text[:-1], _nested(10_000), "[1e400]",
+    return draw(st.sampled_from([text] * 6 + ["@/nonexistent/state.json", text[:-1], _nested(10_000), "[1e400]",
                                  f"[{LONG_NUMBER}, 1]", f'{{"perm": [-{LONG_NUMBER}]}}']))
 
 
@@ -227,8 +233,17 @@ def _project(call: Callable[[], Any]) -> str:
 
 
 # -- entry points ----------------------------------------------------------------------
+CELLS = {"minimal": 4, "ring": 8, "bandaged": 6, "santa": 6}
+
+
+def _puzzle_and_cells(ws: Workspace, draw: st.DrawFn) -> tuple[str, int]:
+    """A puzzle argument and the cells states for it should have (valid ones fit, so commands get past parsing)."""
+    path = _puzzle_file(ws, draw)
+    return path, CELLS.get(Path(path).stem, 8)
+
+
 def _puzzle_file(ws: Workspace, draw: st.DrawFn) -> str:
-    choice = draw(st.sampled_from(["minimal", "ring", "bandaged", "santa", "fuzzed", "missing", "folder"]))
+    choice = draw(st.sampled_from(["minimal", "ring", "bandaged", "santa"] * 3 + ["fuzzed", "fuzzed", "missing", "folder"]))
     if choice == "fuzzed":
         return ws.write("fuzzed.json", draw(puzzle_texts))
     if choice == "missing":
@@ -243,8 +258,10 @@ def _maybe(draw: st.DrawFn, *options: str) -> list[str]:
 
 
 def _number_text(draw: st.DrawFn, low: int, high: int) -> str:
-    return draw(st.integers(low, high).map(str) | st.sampled_from(
-        ["-1", "1000001", "100000000", str(2**64), "nan", "inf", "x", "", "1e3"]))
+    """Mostly a number in range; sometimes one out of range, too big, or not a number."""
+    if draw(st.integers(0, 3)):
+        return str(draw(st.integers(low, high)))
+    return draw(st.sampled_from(["-1", "1000001", "100000000", str(2**64), "nan", "inf", "x", "", "1e3"]))
 
 
 def run_loader(ws: Workspace, draw: st.DrawFn) -> str:
@@ -268,9 +285,10 @@ def run_state(ws: Workspace, draw: st.DrawFn) -> str:
 
 
 def run_apply(ws: Workspace, draw: st.DrawFn) -> str:
-    argv = ["apply", _puzzle_file(ws, draw), draw(notation_texts)]
+    path, cells = _puzzle_and_cells(ws, draw)
+    argv = ["apply", path, draw(notation_texts)]
     if draw(st.booleans()):
-        argv += ["--from-state", draw(state_texts())]
+        argv += ["--from-state", draw(state_texts(cells))]
     return ws.main(argv + _maybe(draw, "--json"))
 
 
@@ -283,14 +301,15 @@ def run_scramble(ws: Workspace, draw: st.DrawFn) -> str:
 
 
 def run_solve(ws: Workspace, draw: st.DrawFn) -> str:
-    argv = ["solve", _puzzle_file(ws, draw)]
+    path, cells = _puzzle_and_cells(ws, draw)
+    argv = ["solve", path]
     source = draw(st.sampled_from(["--scramble", "--state", "--colours"]))
-    argv += [source, _number_text(draw, 0, 30) if source == "--scramble" else draw(state_texts())]
-    argv += ["--time-limit", draw(st.sampled_from(["2", "0.5", "nan", "inf", "-1", "0", "x"]))]
+    argv += [source, _number_text(draw, 0, 30) if source == "--scramble" else draw(state_texts(cells))]
+    argv += ["--time-limit", draw(st.sampled_from(["2"] * 6 + ["0.5", "nan", "inf", "-1", "0", "x"]))]
     if draw(st.booleans()):
         argv += ["--wildcards", _number_text(draw, 0, 3)]
     if draw(st.booleans()):
-        argv += ["--strategy", draw(st.sampled_from(["auto", "chain", "ida", "greedy", "nosuch"]))]
+        argv += ["--strategy", draw(st.sampled_from(["auto", "commutators", "search", "chain", "optimal", "nosuch"]))]
     if draw(st.booleans()):
         argv += ["--mode", draw(st.sampled_from(["whole", "orbit-keep", "orbit-only"])), "--orbit",
                  _number_text(draw, -1, 3)]
@@ -298,7 +317,8 @@ def run_solve(ws: Workspace, draw: st.DrawFn) -> str:
 
 
 def run_check(ws: Workspace, draw: st.DrawFn) -> str:
-    argv = ["check", _puzzle_file(ws, draw), draw(st.sampled_from(["--state", "--colours"])), draw(state_texts())]
+    path, cells = _puzzle_and_cells(ws, draw)
+    argv = ["check", path, draw(st.sampled_from(["--state", "--colours"])), draw(state_texts(cells))]
     if draw(st.booleans()):
         argv += ["--wildcards", _number_text(draw, 0, 3)]
     return ws.main(argv + _maybe(draw, "--json"))
