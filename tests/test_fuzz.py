@@ -27,7 +27,7 @@ def workspace():
 def test_only_project_errors_come_out(name, workspace):
     entry = ENTRY_POINTS[name]
 
-    @settings(max_examples=EXAMPLES.get(name, 150), deadline=None, database=None,
+    @settings(max_examples=EXAMPLES.get(name, 150), deadline=None, database=None, derandomize=True,
               suppress_health_check=list(HealthCheck))
     @given(st.data())
     def check(data):

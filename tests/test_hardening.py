@@ -241,3 +241,18 @@ def test_an_error_naming_a_key_with_control_characters_stays_one_line(tmp_path, 
     err = one_error_line(capsys, "info", str(path))
     assert "/aliases/a\\x0bb\\u2028: an alias is notation text, not a list" in err
     assert len(err.splitlines()) == 1
+
+
+def test_a_power_on_a_bandaged_puzzle_is_checked_once_and_played_whole():
+    """``L^1000000`` was a million legality checks; a move keeps its turned part, so one check decides."""
+    from helpers import bandaged_puzzle
+
+    from hlavolamy.core.state import State
+    from hlavolamy.errors import IllegalMoveError
+
+    puzzle = bandaged_puzzle()
+    solved = State.solved(puzzle)
+    assert solved.apply("L^1000000") == solved.apply("L")  # 1000000 = 1 (mod 3)
+    with pytest.raises(IllegalMoveError, match="move 'X' is blocked"):
+        solved.apply("X^999999")
+    assert solved.apply("L X^999999") == solved.apply("L X")
