@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import ast
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sympy.combinatorics import Permutation, PermutationGroup
 
+from hlavolamy.core import perm as P
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.errors import FileFormatError
@@ -108,13 +115,20 @@ def test_round_trip_is_exact(puzzle: Puzzle) -> None:
         ("U := (1,2,2);", "line 1, column 11", "twice"),
         ("U := (1,2;", "line 1, column 10", "expected ','"),
         ("\n\nG := Group(U);", "line 3, column 12", "not a permutation defined"),
-        ("U := (1,2) $;", "line 1, column 12", "unexpected character"),
+        ("U := (1,2) $;", "line 1, column 12", "expected ';', found '$'"),
         ("U := (1,2)^x;", "line 1, column 12", "integer power"),
         ('colours := ["a"];\nU := (1,2);', "", "colours list has 1 entries"),
-        ('names := ["a", "b"];', "line 1", "only as 'colours'"),
         ("Size(G);", "", "no generators"),
         ("U := PermList([1,1]);", "line 1", "each of 1..n"),
-        ("Print(1;", "", "unclosed"),
+        ("Print(1;", "line 1, column 6", "'(' opened here is not closed"),
+        ("x := 1);", "line 1, column 7", "unexpected ')'"),
+        ("for i in [1..3] do\n  Print(i);\n", "line 1, column 17", "'do' opened here is not closed"),
+        ("U := (1," + "9" * 5000 + ");", "line 1, column 9", "point 999999999999... (5000 digits) is more than 1,000,000"),
+        ("U := (1,1000000000);", "line 1, column 9", "point 1000000000 is more than 1,000,000"),
+        ("U := (1,2)^" + "9" * 5000 + ";", "line 1, column 12", "power 999999999999... (5000 digits) is more"),
+        ("".join(f"M{k} := (1,1000000);" for k in range(21)), "", "1000000 points and 42 permutation steps"),
+        ("Gen := [(1,2), 3];", "line 1, column 16", "expected a permutation, found '3'"),
+        ("Gen := [(1,2), Q];", "line 1, column 16", "'Q' is not a permutation defined above"),
     ],
 )
 def test_errors_say_where(text: str, where: str, what: str) -> None:
@@ -135,3 +149,61 @@ def test_move_names_starting_with_digits(tmp_path) -> None:
     back = gap.parse(gap.dumps(puzzle))
     assert list(back.moves) == ["2R", "10R", "R"]
     assert all(np.array_equal(back.moves[k], puzzle.moves[k]) for k in puzzle.moves)
+
+
+GAP_DATA = Path(__file__).resolve().parent / "data" / "gap"
+CUBE_ORDER = 43252003274489856000
+FIXTURES = [
+    # file, the generators as GAP names them, our move names, cells, the group's order (None: not checked)
+    ("pg_cube3.g", "Gen", ["U", "L", "F", "R", "B", "D"], 48, CUBE_ORDER),
+    ("pg_layers.g", "Gen", ["F", "2F", "D", "2D"], 9, None),
+    ("gens_then_group.g", "GeneratorsOfGroup(cube)", ["U", "L", "F", "R", "B", "D"], 48, CUBE_ORDER),
+    ("group_literal_list.g", "GeneratorsOfGroup(G)", ["g1", "g2"], 5, 120),
+    ("continuation.g", "GeneratorsOfGroup(twoGen)", ["U", "R"], 48, 73483200),
+    ("products.g", "gens", ["R", "U", "sune", "g4", "Rinv"], 48, 73483200),
+    ("script.g", "GeneratorsOfGroup(cube)", ["U", "L", "F", "R", "B", "D"], 48, CUBE_ORDER),
+    ("colours.g", "GeneratorsOfGroup(ring)", ["rot", "swap"], 6, 720),
+    ("permlist.g", "GeneratorsOfGroup(G)", ["a", "b"], 5, 60),
+    ("strings_and_numbers.g", "GeneratorsOfGroup(G)", ["U", "R"], 48, 73483200),
+    ("session.txt", None, ["U", "R"], 48, 73483200),
+]
+
+
+@pytest.mark.parametrize(("name", "gap_generators", "moves", "cells", "order"), FIXTURES)
+def test_files_as_gap_users_and_tools_write_them(name: str, gap_generators, moves, cells: int, order) -> None:
+    puzzle = gap.load(GAP_DATA / name)
+    assert list(puzzle.moves) == moves
+    assert puzzle.n_cells == cells
+    if order is not None:
+        assert group_order(puzzle) == order
+
+
+def test_colours_list_of_a_file() -> None:
+    assert gap.load(GAP_DATA / "colours.g").colours == ("red", "red", "green", "green", "blue", "blue")
+
+
+@pytest.mark.skipif(shutil.which("gap") is None, reason="GAP is not installed")
+def test_generators_are_the_ones_gap_reads(tmp_path: Path) -> None:
+    """GAP itself reads every file; each generator's image list must be the inverse of our move."""
+    checked = [f for f in FIXTURES if f[1] is not None]
+    script = "".join(f'Read("{GAP_DATA / name}");\nPrint("file {name}\\n");\n'
+                     f'for g in {generators} do Print(ListPerm(g, {cells}), "\\n"); od;\n'
+                     for name, generators, _, cells, _ in checked)
+    (tmp_path / "check.g").write_text(script + "QUIT;\n")
+    out = subprocess.run(["gap", "-q", "-b", str(tmp_path / "check.g")], capture_output=True, text=True, timeout=300,
+                         stdin=subprocess.DEVNULL).stdout
+    for name, *_ in checked:
+        block = out.split(f"file {name}\n")[1].split("file ")[0]
+        lists = [ast.literal_eval(text) for text in re.findall(r"\[[^\]]*\]", block)]
+        assert lists == [(P.inverse(m) + 1).tolist() for m in gap.load(GAP_DATA / name).moves.values()], name
+
+
+def test_pasted_session_output_lines_and_other_statements_are_skipped() -> None:
+    text = ("gap> G := Group((1,2,3), (3,4));\nGroup([ (1,2,3), (3,4) ])\ngap> x := [1..10];;\n"
+            "gap> IsBound(x[3]); rec( a := 1 );\n")
+    assert list(gap.parse(text).moves) == ["g1", "g2"]
+
+
+def test_m_prefix_is_kept_when_dropping_it_would_clash() -> None:
+    assert list(gap.parse("M_F := (1,2); F := (2,3); Gen := [M_F, F];").moves) == ["M_F", "F"]
+    assert list(gap.parse("M_F := (1,2); M_ := (2,3); Gen := [M_F, M_];").moves) == ["M_F", "M_"]

@@ -241,3 +241,36 @@ def test_stale_piece_structure_is_ignored() -> None:
     edited = Puzzle(imported.colours, {**imported.moves, "c": split}, cell_data=imported.cell_data)
     assert pieces.stored_structure(edited) is None
     assert_same_up_to_relabelling(edited, kpuzzle.from_dict(kpuzzle.to_dict(edited)))
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer", "what"),
+    [
+        (lambda d: d["moves"]["a"]["TIPS"].update(permutation=[99999999999999999999, 2, 0]),
+         "/moves/a/TIPS/permutation/0", "99999999999999999999 is too large"),
+        (lambda d: d["moves"]["a"]["TIPS"].update(orientationDelta=[0, -(10**400), 0]),
+         "/moves/a/TIPS/orientationDelta/1", "-about 10^400 is too large"),
+        (lambda d: d["defaultPattern"]["TIPS"].update(pieces=[0, 1, 2**40]), "/defaultPattern/TIPS/pieces/2",
+         "too large"),
+        (lambda d: d["orbits"][0].update(numOrientations=1_000_000), "/orbits/0/numOrientations",
+         "1000000 orientations is more than the 1000"),
+        (lambda d: d["orbits"][0].update(numPieces=10**30), "/orbits/0/numPieces", "is more than the 1,000,000 cells"),
+        (lambda d: d["orbits"][0].update(numPieces=999_999), "/orbits", "2999999 cells is more than"),
+    ],
+)
+def test_huge_numbers_and_sizes_are_refused(change, pointer: str, what: str) -> None:
+    d = copy.deepcopy(TRIANGLE)
+    change(d)
+    with pytest.raises(FileFormatError) as info:
+        kpuzzle.from_dict(d, "t.json")
+    message = str(info.value)
+    assert what in message and pointer in message and "\n" not in message
+
+
+def test_number_over_python_digit_limit(tmp_path) -> None:
+    path = tmp_path / "big.kpuzzle.json"
+    path.write_text(json.dumps(TRIANGLE).replace('"numPieces": 3', '"numPieces": ' + "9" * 5000))
+    with pytest.raises(FileFormatError) as info:
+        kpuzzle.load(path)
+    message = str(info.value)
+    assert "big.kpuzzle.json" in message and "invalid JSON" in message and "digits" in message and "\n" not in message

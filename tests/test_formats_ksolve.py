@@ -153,3 +153,24 @@ def test_errors_give_the_line(text: str, line: int | None, what: str) -> None:
     assert what in message and "bad.tws" in message
     if line is not None:
         assert f"line {line}" in message
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "what"),
+    [
+        ("Set P 5 3", "Set ORBIT1 8 1000000", "line 3: set 'ORBIT1': the number of orientations 1000000 is more than 1,000"),
+        ("Set P 5 3", "Set P 99999999999999999999 3", "line 3: set 'P': the number of pieces 99999999999999999999 is more"),
+        ("Set P 5 3", "Set P " + "9" * 5000 + " 3", "999999999999... (5000 digits) is more than 1,000,000"),
+        ("Set Q 2 1", "Set Q 600000 2", "line 4: 1200015 cells is more than the 1,000,000"),
+        ("1 3 4 2 5", "1 3 4 2 99999999999999999999", "line 14: the number 99999999999999999999 is more than"),
+        ("1 3 4 2 5", "1 3 4 2 8\u00b2", "line 14: set P: '8\u00b2' is not a number"),
+        ("0 1 2 0 1", "0 1 2 0 " + "9" * 4400, "line 15: the number"),
+    ],
+)
+def test_huge_numbers_and_sizes_are_refused(old: str, new: str, what: str) -> None:
+    text = TOY.replace(old, new, 1)
+    assert text != TOY
+    with pytest.raises(FileFormatError) as info:
+        ksolve.parse(text, "toy.tws")
+    message = str(info.value)
+    assert what in message and "toy.tws" in message and "\n" not in message

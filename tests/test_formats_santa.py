@@ -124,3 +124,54 @@ def test_real_cube_case_solution_in_sign_and_back(tmp_path: Path) -> None:
     formats.export_file("sign", played, tmp_path / "back.sign")
     assert sign.parse(puzzle, (tmp_path / "back.sign").read_text()) == played.history
     assert load_puzzle(path).puzzle.n_cells == 54
+
+
+INFO_HEADER = "puzzle_type,allowed_moves\n"
+CASES_HEADER = "id,puzzle_type,solution_state,initial_state,num_wildcards\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "what"),
+    [
+        (INFO_HEADER.encode() + b"ring,\"{'r': [1, 0]}\"\n\xff\xfe,x\n", "not UTF-8"),
+        (INFO_HEADER + "ring\n", "line 2: expected 2 fields (puzzle_type,allowed_moves), found 1"),
+        (INFO_HEADER + "ring,\"{'a': 5}\"\n", "line 2: allowed_moves of 'ring': move 'a' is not a list of integers"),
+        (INFO_HEADER + "ring,\"{[1]: [0]}\"\n", "is not a dict literal {'name': [cells...], ...} (unhashable type: 'list')"),
+        (INFO_HEADER + "ring,\"{1: [0]}\"\n", "line 2: allowed_moves of 'ring': the move name 1 is not a string"),
+        (INFO_HEADER + "ring,\"[1, 0]\"\n", "must be a non-empty dict, not list"),
+        (INFO_HEADER + "ring,\"{'a': [99999999999999999999, 0]}\"\n", "move 'a' has cell 99999999999999999999, not in 0..1"),
+        (INFO_HEADER + "ring,\"{'a': [" + "9" * 5000 + "]}\"\n", "is not a dict literal"),
+        (INFO_HEADER + "ring,\"{'a': [1, 0], 'b': [0]}\"\n", "move 'b' has 1 cells, the first move 2"),
+        (INFO_HEADER + "ring,\"" + "[" * 1000 + "\"\n", "is not a dict literal"),
+        (INFO_HEADER + "ring,\"{'a': [1, 0]}\"\nring,\"{'a': [1, 0]}\"\n", "line 3: puzzle type 'ring' appears twice"),
+        (INFO_HEADER, "no puzzle types"),
+    ],
+)
+def test_bad_puzzle_info_is_one_line_naming_file_and_line(tmp_path: Path, content: str | bytes, what: str) -> None:
+    path = tmp_path / "info.csv"
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(FileFormatError) as info:
+        formats.import_file("santa-info", path)
+    message = str(info.value)
+    assert what in message and str(path) in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("row", "what"),
+    [
+        ("0,ring_4,A;A;B;C\n", "line 2: expected 5 fields"),
+        ("0,ring_4,A;A;B;C,C;A;A;B,99999999999999999999\n", "num_wildcards 99999999999999999999 is more than 4"),
+        ("0,ring_4,A;A;B;C,C;A;A;B,\u0663\n", "num_wildcards '\u0663' is not a whole number"),
+        ("0,ring_4,A;A;B;C,C;A;A;B,-1\n", "is not a whole number"),
+        ("0,ring_9,A;A;B;C,C;A;A;B,0\n", "line 2: case '0': unknown puzzle type 'ring_9'"),
+        ("0,ring_4,A;A;B,C;A;A,0\n", "line 2: case '0': 3 cells, but 'ring_4' has 4"),
+    ],
+)
+def test_bad_case_is_one_line_naming_file_and_line(toy, tmp_path: Path, row: str, what: str) -> None:
+    info, _ = toy
+    path = tmp_path / "cases.csv"
+    path.write_text(CASES_HEADER + row)
+    with pytest.raises(FileFormatError) as caught:
+        formats.import_file("santa", path, id="0", info=str(info))
+    message = str(caught.value)
+    assert what in message and str(path) in message and "\n" not in message

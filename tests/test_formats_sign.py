@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import NotationError
+from hlavolamy import formats
+from hlavolamy.core.fileformat import save_puzzle
+from hlavolamy.errors import FileFormatError, NotationError
 from hlavolamy.formats import sign
 from hlavolamy.plugins.manager import PluginHost
 
@@ -123,3 +125,36 @@ def test_missing_layer_and_non_cube(cubes, tiny_puzzle: Puzzle) -> None:
         sign.parse(cube, "M")
     with pytest.raises(NotationError, match="NxNxN cube"):
         sign.parse(tiny_puzzle, "R")
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "what"),
+    [
+        ("R (R U)4294967296", 8, "bad power 4294967296"),
+        ("R (R U)1000000", 3, "more than 1000000 turns"),
+        ("((R U)1000)1000", 1, "more than 1000000 turns"),
+        ("(R)1000000 (R)1000000 U", 12, "more than 1000000 turns"),
+        ("R" + "9" * 5000, 2, "bad power 999999999999... (5000 digits)"),
+        ("R1000001", 2, "up to 1,000,000"),
+        ("99999999999999999999R", 1, "layer 99999999999999999999 of R: a 3x3x3 cube has layers 1..3"),
+        ("2-1000000000Rw", 1, "layer 1000000000 of R"),
+        ("1000000000Rw", 1, "layer 1000000000 of R"),
+        ("(" * 101 + "R" + ")" * 101, 101, "nested more than 100 deep"),
+        ("[R: " * 200 + "U" + "]" * 200, 401, "nested more than 100 deep"),
+    ],
+)
+def test_sizes_are_bounded(cubes, text: str, column: int, what: str) -> None:
+    with pytest.raises(NotationError) as info:
+        sign.parse(cubes.build(size=3), text)
+    message = str(info.value)
+    assert what in message and f"column {column}" in message
+
+
+def test_file_error_names_file_line_and_column_without_echoing_the_file(cubes, tmp_path) -> None:
+    cube = tmp_path / "cube.json"
+    save_puzzle(cube, cubes.build(size=3))
+    path = tmp_path / "alg.txt"
+    path.write_text("R U R' U' " * 50 + "\n  (R U)4294967296\n")
+    with pytest.raises(FileFormatError) as info:
+        formats.import_file("sign", path, puzzle=str(cube))
+    assert str(info.value) == f"{path}, line 2, column 8: bad power 4294967296: a power is a whole number up to 1,000,000"

@@ -134,3 +134,13 @@ def test_tasks_put_big_types_first_and_whole():
     assert [c.puzzle_type for c, _ in tasks[0]] == ["big"] * (2 * _CHUNK)
     assert all(len(t) <= _CHUNK and t[0][0].puzzle_type == "small" for t in tasks[1:])
     assert sorted(c.id for t in tasks for c, _ in t) == sorted(c.id for c in cases)
+
+
+def test_santa_command_refuses_an_unknown_type_before_solving(files, tmp_path, capsys):
+    info, _ = files
+    cases = tmp_path / "cases.csv"
+    cases.write_text("id,puzzle_type,solution_state,initial_state,num_wildcards\n0,nope,A;B,B;A,0\n")
+    code = main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(tmp_path / "s.csv")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and err.count("\n") == 0
+    assert "line 2: case '0': unknown puzzle type 'nope'" in err and str(cases) in err

@@ -76,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if args.ids:
         wanted = set(args.ids.split(","))
         cases = [c for c in cases if c.id in wanted]
+    for case in cases:
+        santa.check_case(types, case, args.puzzles)
     started = time.perf_counter()
     outcomes = _resumed(types, cases, args.out) if args.resume else []
     done = {o.id for o in outcomes}

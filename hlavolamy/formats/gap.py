@@ -1,26 +1,40 @@
-"""GAP permutation groups: generators in 1-based cycle notation.
+r"""GAP permutation groups: generators in 1-based cycle notation.
 
-Reads what GAP users write, as in GAP's classic Rubik's cube example::
+Reads what GAP users and other tools write, as in GAP's classic Rubik's cube example::
 
     U := ( 1, 3, 8, 6)( 2, 5, 7, 4)( 9,33,25,17)(10,34,26,18)(11,35,27,19);
     ...
     cube := Group( U, L, F, R, B, D );
 
-Supported: assignments ``name := <permutation>``, ``Group(...)`` (bare or
-assigned, arguments permutations or names, or one list of them),
-``PermList([...])``, products ``a*b`` (or juxtaposed cycles ``(1,2)(2,3)``),
-powers ``a^-1``, comments ``#``, ``gap>``/``>`` prompts of pasted sessions,
-and a list of strings ``colours := ["W", ...]`` (``colors`` too) giving the
-solved colour of every cell. Other calls (``Size(cube);``) are skipped.
+and as cubing.js's PuzzleGeometry writes it (``--gap``)::
+
+    M_F:=(1,14,16,11)(2,15,17,12)(3,13,18,10)(25,42,33,44)(26,41,34,43);
+    ...
+    Gen:=[
+    M_F,M_B,M_D,M_U,M_L,M_R
+    ];
+
+Read: assignments ``name := <permutation>``; ``Group(...)`` and
+``GroupWithGenerators(...)`` (bare or assigned; arguments permutations or
+names, one list of them, or the name of a list); lists of permutations
+``gens := [a, b^-1, ...]``; ``PermList([...])``; products ``a*b`` (or
+juxtaposed cycles ``(1,2)(2,3)``); powers ``a^-1``; comments ``#``; line
+continuations (``\`` at the end of a line); ``gap>``/``>`` prompts of
+pasted sessions; and a list of strings ``colours := ["W", ...]`` (``colors``
+too) giving the solved colour of every cell. Every other statement
+(``Size(cube);``, other lists, loops, functions) is skipped.
 
 Direction: GAP acts on the right, ``i^g`` is where the piece at ``i`` goes.
 Our move ``m`` brings the piece at ``m[i]`` to ``i``, so ``m`` is the inverse
 of GAP's image list, and GAP's product ``a*b`` (``a`` first) is our
 ``compose(a, b)``.
 
-The generators are those of the last ``Group``; without one, every named
-permutation. The number of cells is the length of the colours list, else the
-largest point mentioned. Without colours every cell gets its own colour.
+The generators are those of the last ``Group``; without one, those of the
+last list of permutations (one whose name contains "gen" first); without
+that, every named permutation. When every generator is named ``M_...``
+(PuzzleGeometry's prefix) the moves are named without it. The number of
+cells is the length of the colours list, else the largest point mentioned.
+Without colours every cell gets its own colour.
 """
 
 from __future__ import annotations
@@ -33,8 +47,10 @@ from pathlib import Path
 import numpy as np
 
 from hlavolamy.core import perm as P
+from hlavolamy.core.limits import MAX_CELLS, MAX_POWER, int_within
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.formats.limits import MAX_MOVE_ENTRIES, shown
 from hlavolamy.formats.textsource import error, read_text, write_text
 
 GAP_KEYWORDS = frozenset(
@@ -42,12 +58,20 @@ GAP_KEYWORDS = frozenset(
     "readonly readwrite rec repeat return then true until while QUIT IsBound Unbind TryNextMethod Info Assert".split()
 )
 
+_OPENS = {"function": "end", "do": "od", "if": "fi", "repeat": "until"}
+"""Keywords that open a block, and the keyword that closes it (skipped statements may hold ';')."""
+
+_GROUPS = ("Group", "GroupWithGenerators")
+
+_CONTINUED = r"(?:\\\r?\n[A-Za-z_@0-9]+)*"
 _TOKEN = re.compile(
-    r"""(?P<space>[ \t\r]+|\\\n)|(?P<newline>\n)|(?P<comment>\#[^\n]*)
-      |(?P<string>"(?:[^"\\\n]|\\.)*")|(?P<assign>:=)|(?P<int>\d+(?![A-Za-z_@0-9]))
-      |(?P<ident>[A-Za-z_@0-9]+)|(?P<symbol>[()\[\],;*^\-])""",
+    rf"""(?P<space>[ \t\r]+|\\\r?\n)|(?P<newline>\n)|(?P<comment>\#[^\n]*)
+      |(?P<string>\"\"\"[\s\S]*?\"\"\"|"(?:[^"\\\n]|\\[\s\S])*")|(?P<char>'(?:[^'\\\n]|\\.)')|(?P<assign>:=)
+      |(?P<int>\d+(?:\\\r?\n\d+)*(?![A-Za-z_@0-9\\]))|(?P<ident>[A-Za-z_@0-9]+{_CONTINUED})
+      |(?P<symbol>[()\[\],;*^\-])|(?P<other>.)""",
     re.VERBOSE,
 )
+_JOINED = re.compile(r"\\\r?\n")
 _PROMPT = re.compile(r"^(gap>|>) ?", re.MULTILINE)
 
 
@@ -60,20 +84,24 @@ class Token:
 
 
 def tokenize(text: str, path: str | Path | None = None) -> list[Token]:
-    """Tokens with 1-based line and column; an unknown character is an error there."""
+    """Tokens with 1-based line and column; a line continuation inside a number or name joins it.
+
+    In a pasted session (lines starting ``gap>``) only the lines after a
+    prompt are read: the others are GAP's output.
+    """
+    if re.search(r"^gap>", text, re.MULTILINE):
+        text = "\n".join(line if _PROMPT.match(line) else "" for line in text.split("\n"))
     text = _PROMPT.sub(lambda m: " " * len(m.group(0)), text)
     out: list[Token] = []
     line, line_start, pos = 1, 0, 0
     while pos < len(text):
         m = _TOKEN.match(text, pos)
-        if m is None:
-            raise error(f"unexpected character {text[pos]!r}", path, line, pos - line_start + 1)
         kind = m.lastgroup or ""
         if kind not in ("space", "newline", "comment"):
-            out.append(Token(kind, m.group(0), line, pos - line_start + 1))
+            out.append(Token(kind, _JOINED.sub("", m.group(0)), line, pos - line_start + 1))
         if "\n" in m.group(0):
-            line += 1
-            line_start = m.end()
+            line += m.group(0).count("\n")
+            line_start = pos + m.group(0).rindex("\n") + 1
         pos = m.end()
     out.append(Token("end", "", line, pos - line_start + 1))
     return out
@@ -91,6 +119,8 @@ class Factor:
 
 
 Product = tuple[Factor, ...]
+Generators = list[tuple[str | None, Product]]
+"""Generators in order: a name when the generator is a lone named permutation, and its product."""
 
 
 class _Parser:
@@ -101,7 +131,9 @@ class _Parser:
         self.perms: list[tuple[str, Product]] = []
         """Permutation assignments in order (a name may be assigned again)."""
         self.defined: set[str] = set()
-        self.groups: list[list[tuple[str | None, Product]]] = []
+        self.groups: list[Generators] = []
+        self.lists: dict[str, Generators] = {}
+        """Lists of permutations by name, in the order they were (last) assigned."""
         self.colours: list[str] | None = None
 
     # token helpers
@@ -116,10 +148,12 @@ class _Parser:
         tok = tok or self.tok
         return error(message, self.path, tok.line, tok.column)
 
+    def found(self) -> str:
+        return repr(self.tok.text) if self.tok.kind != "end" else "the end of the file"
+
     def take(self, text: str) -> Token:
-        if self.tok.text != text:
-            found = repr(self.tok.text) if self.tok.kind != "end" else "the end of the file"
-            raise self.fail(f"expected {text!r}, found {found}")
+        if self.tok.text != text or self.tok.kind in ("string", "char"):
+            raise self.fail(f"expected {text!r}, found {self.found()}")
         tok = self.tok
         self.i += 1
         return tok
@@ -139,49 +173,86 @@ class _Parser:
             name_tok = self.tok
             self.i += 2
             self.assignment(name_tok)
-        elif self.tok.text == "Group":
+        elif self.at_group():
             self.groups.append(self.group())
-        elif self.tok.kind == "ident" and self.peek().text == "(":
-            self.skip_call()
         else:
-            raise self.fail(f"expected an assignment or Group(...), found {self.tok.text!r}")
+            self.skip_statement()
+
+    def at_group(self) -> bool:
+        return self.tok.text in _GROUPS and self.peek().text == "("
+
+    def at_permutation(self) -> bool:
+        tok = self.tok
+        return tok.text == "(" or (tok.text == "PermList" and self.peek().text == "(") or tok.text in self.defined
 
     def assignment(self, name_tok: Token) -> None:
         name = name_tok.text
-        if self.tok.text == "Group":
+        if self.at_group():
             self.groups.append(self.group())
-        elif self.tok.text == "[":
+        elif self.tok.text == "[" and self.peek().kind == "string":
             values = self.string_list()
-            if name.lower() not in ("colours", "colors"):
-                raise self.fail(f"a list of strings is read only as 'colours', not {name!r}", name_tok)
-            self.colours = values
-        elif self.tok.kind == "ident" and self.tok.text != "PermList" and self.peek().text == "(":
-            self.skip_call()
-        else:
+            if name.lower() in ("colours", "colors"):
+                self.colours = values
+        elif self.tok.text == "[" and self.peek().text != "]" and self.peek().kind != "string" and self.at_list_of_perms():
+            self.lists.pop(name, None)
+            self.lists[name] = self.generators("[", "]")
+            self.defined.discard(name)
+        elif self.at_permutation():
             self.perms.append((name, self.product()))
             self.defined.add(name)
+        else:
+            self.skip_statement()
 
-    def skip_call(self) -> None:
-        """Skip ``Name(...)`` up to its closing parenthesis (``Size(cube)``, ``Print(...)``)."""
+    def at_list_of_perms(self) -> bool:
+        """At ``[`` of a list whose first element is a permutation (not numbers, lists or strings)."""
         self.i += 1
-        depth = 0
+        try:
+            return self.at_permutation()
+        finally:
+            self.i -= 1
+
+    def skip_statement(self) -> None:
+        """Skip to the ``;`` that ends this statement (outside brackets and blocks such as ``for ... od``)."""
+        closers: list[tuple[str, Token]] = []
         while True:
             tok = self.tok
             if tok.kind == "end":
-                raise self.fail("unclosed '(' at the end of the file")
-            self.i += 1
-            depth += (tok.text == "(") - (tok.text == ")")
-            if depth == 0:
+                if closers:
+                    raise self.fail(f"{closers[-1][1].text!r} opened here is not closed", closers[-1][1])
                 return
-
-    def group(self) -> list[tuple[str | None, Product]]:
-        self.take("Group")
-        self.take("(")
-        closer = ")"
-        if self.tok.text == "[":
+            if tok.text == ";" and not closers:
+                return
             self.i += 1
-            closer = "]"
-        gens: list[tuple[str | None, Product]] = []
+            if tok.kind in ("string", "char"):
+                continue
+            if tok.text in ("(", "[", "{") or tok.text in _OPENS:
+                closers.append(({"(": ")", "[": "]", "{": "}"}.get(tok.text) or _OPENS[tok.text], tok))
+            elif closers and tok.text == closers[-1][0]:
+                closers.pop()
+            elif tok.text in (")", "]", "}", "end", "od", "fi", "until"):
+                raise self.fail(f"unexpected {tok.text!r}", tok)
+
+    def group(self) -> Generators:
+        self.i += 1
+        self.take("(")
+        if self.tok.text == "[":
+            gens = self.generators("[", "]")
+        elif self.tok.text in self.lists and self.peek().text in (")", ","):
+            gens = self.lists[self.tok.text]
+            self.i += 1
+        else:
+            return self.generators(None, ")")
+        if self.tok.text == ",":  # Group(gens, identity)
+            self.i += 1
+            self.product()
+        self.take(")")
+        return gens
+
+    def generators(self, opener: str | None, closer: str) -> Generators:
+        """Comma-separated permutations up to ``closer``."""
+        if opener:
+            self.take(opener)
+        gens: Generators = []
         while self.tok.text != closer:
             product = self.product()
             only = product[0] if len(product) == 1 else None
@@ -189,8 +260,6 @@ class _Parser:
             if self.tok.text != closer:
                 self.take(",")
         self.take(closer)
-        if closer == "]":
-            self.take(")")
         return gens
 
     def string_list(self) -> list[str]:
@@ -198,8 +267,8 @@ class _Parser:
         out: list[str] = []
         while self.tok.text != "]":
             if self.tok.kind != "string":
-                raise self.fail(f"expected a string in the colours list, found {self.tok.text!r}")
-            out.append(self.tok.text[1:-1].replace('\\"', '"').replace("\\\\", "\\"))
+                raise self.fail(f"expected a string in the list, found {self.found()}")
+            out.append(_unquote(self.tok.text))
             self.i += 1
             if self.tok.text != "]":
                 self.take(",")
@@ -227,7 +296,7 @@ class _Parser:
             self.i += 1
             kind, value = "name", tok.text
         else:
-            raise self.fail(f"expected a permutation, found {tok.text!r}" if tok.kind != "end" else "expected a permutation, found the end of the file")
+            raise self.fail(f"expected a permutation, found {self.found()}")
         power = 1
         if self.tok.text == "^":
             self.i += 1
@@ -236,43 +305,57 @@ class _Parser:
                 self.i += 1
             if self.tok.kind != "int":
                 raise self.fail("expected an integer power after '^'")
-            power = sign * int(self.tok.text)
-            self.i += 1
+            power = sign * self.number(MAX_POWER, "power")
         return Factor(kind, value, power, tok)
+
+    def number(self, limit: int, what: str) -> int:
+        """The integer token here, refused above ``limit`` before it is converted."""
+        value = int_within(self.tok.text, limit)
+        if value is None:
+            raise self.fail(f"{what} {shown(self.tok.text)} is more than {limit:,}")
+        self.i += 1
+        return value
 
     def cycle(self) -> tuple[int, ...]:
         self.take("(")
         points: list[int] = []
+        seen: set[int] = set()
         while self.tok.text != ")":
             tok = self.tok
-            if tok.kind != "int" or int(tok.text) == 0:
-                raise self.fail(f"expected a point 1, 2, ... in the cycle, found {tok.text!r}")
-            if int(tok.text) in points:
-                raise self.fail(f"point {tok.text} appears twice in one cycle")
-            points.append(int(tok.text))
-            self.i += 1
+            if tok.kind != "int" or tok.text.strip("0") == "":
+                raise self.fail(f"expected a point 1, 2, ... in the cycle, found {self.found()}")
+            point = self.number(MAX_CELLS, "point")
+            if point in seen:
+                raise self.fail(f"point {point} appears twice in one cycle", tok)
+            points.append(point)
+            seen.add(point)
             if self.tok.text != ")":
                 self.take(",")
         self.take(")")
         return tuple(points)
 
     def perm_list(self) -> tuple[int, ...]:
-        self.take("PermList")
+        start = self.take("PermList")
         self.take("(")
         self.take("[")
         images: list[int] = []
         while self.tok.text != "]":
             if self.tok.kind != "int":
-                raise self.fail(f"expected an integer in PermList, found {self.tok.text!r}")
-            images.append(int(self.tok.text))
-            self.i += 1
+                raise self.fail(f"expected an integer in PermList, found {self.found()}")
+            images.append(self.number(MAX_CELLS, "point"))
             if self.tok.text != "]":
                 self.take(",")
         self.take("]")
         self.take(")")
         if sorted(images) != list(range(1, len(images) + 1)):
-            raise self.fail("PermList needs each of 1..n exactly once")
+            raise self.fail("PermList needs each of 1..n exactly once", start)
         return tuple(images)
+
+
+def _unquote(token: str) -> str:
+    if token.startswith('"""'):
+        return token[3:-3]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), token[1:-1], flags=re.S)
 
 
 # -- evaluation ------------------------------------------------------------------------
@@ -303,42 +386,61 @@ def _evaluate(product: Product, n: int, named: dict[str, np.ndarray]) -> np.ndar
     return img
 
 
+def _generators(parser: _Parser) -> Generators:
+    """The last group's generators, else the last list of permutations (a "gen..." one first), else every name."""
+    if parser.groups:
+        return parser.groups[-1]
+    if parser.lists:
+        named = [k for k in parser.lists if "gen" in k.lower()]
+        return parser.lists[(named or list(parser.lists))[-1]]
+    last = dict(parser.perms)
+    return [(name, (Factor("name", name, 1, Token("ident", name, 0, 0)),)) for name in last]
+
+
+def _move_names(gens: Generators) -> list[str]:
+    """Each generator's name (``g3`` for an unnamed third one); PuzzleGeometry's ``M_`` prefix dropped."""
+    names = [name or f"g{k}" for k, (name, _) in enumerate(gens, start=1)]
+    bare = [n[2:] for n in names]
+    if all(name and name.startswith("M_") for name, _ in gens) and all(bare) and len(set(bare)) == len(bare):
+        return bare
+    return names
+
+
 def parse(text: str, path: str | Path | None = None, colours: list[str] | None = None) -> Puzzle:
     """A puzzle from GAP text; ``colours`` overrides a colours list in the text."""
+    source = str(path) if path else None
     parser = _Parser(tokenize(text, path), path)
     parser.program()
     colours = colours if colours is not None else parser.colours
-    if parser.groups:
-        gens = parser.groups[-1]
-    else:
-        last = dict(parser.perms)
-        gens = [(name, (Factor("name", name, 1, Token("ident", name, 0, 0)),)) for name in last]
+    gens = _generators(parser)
     if not gens:
-        raise FileFormatError("no generators: define permutations or a Group(...)", str(path) if path else None)
+        raise FileFormatError("no generators: define permutations or a Group(...)", source)
     mentioned = [p for _, prod in parser.perms for p in _points(prod)]
     mentioned += [p for _, prod in gens for p in _points(prod)]
     n = max(mentioned, default=0)
     if colours is not None:
         if len(colours) < n:
-            raise FileFormatError(f"the colours list has {len(colours)} entries but point {n} is used",
-                                  str(path) if path else None)
+            raise FileFormatError(f"the colours list has {len(colours)} entries but point {n} is used", source)
         n = len(colours)
     if n == 0:
-        raise FileFormatError("the generators move no point", str(path) if path else None)
+        raise FileFormatError("the generators move no point", source)
+    factors = sum(len(prod) for _, prod in parser.perms) + sum(len(prod) for _, prod in gens)
+    if n > MAX_CELLS or n * factors > MAX_MOVE_ENTRIES:
+        raise FileFormatError(f"{n} points and {factors} permutation steps (factors and generators) are more than "
+                              f"the {MAX_CELLS:,} points and {MAX_MOVE_ENTRIES:,} points x steps read", source)
     named: dict[str, np.ndarray] = {}
     for name, prod in parser.perms:
         named[name] = _evaluate(prod, n, named)
     moves: dict[str, np.ndarray] = {}
-    for k, (name, prod) in enumerate(gens, start=1):
-        key = name or f"g{k}"
+    for key, (_, prod) in zip(_move_names(gens), gens):
         if key in moves:
-            raise FileFormatError(f"generator {key!r} is listed twice", str(path) if path else None)
+            raise FileFormatError(f"generator {key!r} is listed twice", source)
         moves[key] = P.inverse(_evaluate(prod, n, named))
     try:
         return Puzzle(colours if colours is not None else [str(i + 1) for i in range(n)], moves,
                       name=Path(path).stem if path else "")
     except HlavolamyError as exc:
-        raise FileFormatError(str(exc), str(path) if path else None) from None
+        raise FileFormatError(str(exc), source) from None
 
 
 def load(path: str | Path) -> Puzzle:

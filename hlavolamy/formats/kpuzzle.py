@@ -30,14 +30,19 @@ from pathlib import Path
 from typing import Any
 
 from hlavolamy.core.fileformat import parse_json, pointer
+from hlavolamy.core.limits import MAX_CELLS
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.formats.limits import MAX_ORIENTATIONS, check_size, shown
 from hlavolamy.formats.pieces import Orbit, OrbitPattern, PieceModel, check_orbit_move, from_puzzle, to_puzzle
 from hlavolamy.formats.textsource import read_text, write_text
 
 _ROTATION = re.compile(r"[A-Z_]+v|[xyz]")
 """Whole-puzzle rotations, named as twsearch and cubing.js name them."""
 
+
+_LARGEST = 2**31 - 1
+"""Largest piece id, permutation entry or orientation read (they are array entries)."""
 
 _NAME = re.compile(r"\w+", re.ASCII)
 """A name our puzzles accept for a move or alias (letters, digits, '_'; not digits only)."""
@@ -65,10 +70,14 @@ class _Reader:
         return value
 
     def ints(self, values: Any, n: int, *where: str | int) -> list[int]:
+        """A list of ``n`` integers, each small enough for an array (anything larger is a mistake)."""
         if not isinstance(values, list) or any(not isinstance(v, int) or isinstance(v, bool) for v in values):
             raise self.fail("must be a list of integers", *where)
         if len(values) != n:
             raise self.fail(f"has {len(values)} entries, expected {n}", *where)
+        big = next((k for k, v in enumerate(values) if abs(v) > _LARGEST), None)
+        if big is not None:
+            raise self.fail(f"{shown(values[big])} is too large", *where, big)
         return values
 
     def orbits(self) -> list[Orbit]:
@@ -85,9 +94,17 @@ class _Reader:
             k = self.get(spec, "numOrientations", int, *where)
             if n < 1 or k < 1:
                 raise self.fail("numPieces and numOrientations must be at least 1", *where)
+            if k > MAX_ORIENTATIONS:
+                raise self.fail(f"{shown(k)} orientations is more than the {MAX_ORIENTATIONS} a piece may have",
+                                *where, "numOrientations")
+            if n > MAX_CELLS:
+                raise self.fail(f"{shown(n)} pieces is more than the {MAX_CELLS:,} cells a puzzle may have",
+                                *where, "numPieces")
             out.append(Orbit(name, n, k))
         if not out:
             raise self.fail("no orbits", "orbits")
+        moves = self.data.get("moves")
+        check_size(sum(o.cells for o in out), len(moves) if isinstance(moves, dict) else 0, self.source, "/orbits")
         if len({o.name for o in out}) != len(out):
             raise self.fail("two orbits have the same name", "orbits")
         return out
@@ -192,7 +209,13 @@ def _with_aliases(puzzle: Puzzle, derived: Mapping[str, str]) -> Puzzle:
 
 
 def load(path: str | Path, *, rotations: bool = False) -> Puzzle:
-    return from_dict(parse_json(read_text(path), str(path)), str(path), rotations=rotations)
+    try:
+        data = parse_json(read_text(path), str(path))
+    except FileFormatError:
+        raise
+    except ValueError:  # json turning a number of over 4300 digits into an int
+        raise FileFormatError("invalid JSON: a number has more than 4300 digits", str(path)) from None
+    return from_dict(data, str(path), rotations=rotations)
 
 
 def to_dict(puzzle: Puzzle) -> dict[str, Any]:

@@ -36,11 +36,13 @@ from pathlib import Path
 
 import numpy as np
 
+from hlavolamy.core.limits import MAX_CELLS
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import FileFormatError, HlavolamyError
 from hlavolamy.formats.kpuzzle import is_rotation
+from hlavolamy.formats.limits import MAX_ORIENTATIONS, check_digits, check_size
 from hlavolamy.formats.pieces import Orbit, OrbitMove, OrbitPattern, PieceModel, check_orbit_move, from_puzzle, to_puzzle
-from hlavolamy.formats.textsource import error, read_text, write_text
+from hlavolamy.formats.textsource import at, error, read_text, write_text
 
 _BLOCKS = {"Solved", "StartState", "Move", "MoveTransformation"}
 
@@ -95,11 +97,16 @@ class _Reader:
 
 
 def _is_number(text: str, allow_wild: bool) -> bool:
-    return text.isdigit() or (allow_wild and text == "?")
+    return (text.isascii() and text.isdigit()) or (allow_wild and text == "?")
 
 
-def _ints(toks: list[_Tok], base: int) -> list[int]:
-    return [int(t.text) - base for t in toks]
+def _ints(toks: list[_Tok], base: int, path: str | Path | None) -> list[int]:
+    """The numbers, each at most :data:`MAX_CELLS` (a piece, slot or orientation; more is a mistake)."""
+    return [_int(t, "the number", path) - base for t in toks]
+
+
+def _int(tok: _Tok, what: str, path: str | Path | None, limit: int = MAX_CELLS) -> int:
+    return check_digits(tok.text, limit, what, str(path) if path else None, at(tok.line))
 
 
 @dataclass
@@ -141,16 +148,18 @@ def _parse(text: str, path: str | Path | None) -> tuple[str, list[Orbit], list[_
                 raise r.fail("Name needs a name", cmd.line)
             name = " ".join(w.text for w in words[1:])
         elif cmd.text == "Set":
-            if len(words) != 4 or not words[2].text.isdigit() or not words[3].text.isdigit():
+            if len(words) != 4 or not _is_number(words[2].text, False) or not _is_number(words[3].text, False):
                 raise r.fail("expected 'Set NAME PIECES ORIENTATIONS'", cmd.line)
             if blocks:
                 raise r.fail("Set after Solved or Move; define every set first", cmd.line)
             if words[1].text in sets:
                 raise r.fail(f"set {words[1].text!r} is defined twice", cmd.line)
-            n, k = int(words[2].text), int(words[3].text)
+            n = _int(words[2], f"set {words[1].text!r}: the number of pieces", path)
+            k = _int(words[3], f"set {words[1].text!r}: the number of orientations", path, MAX_ORIENTATIONS)
             if n < 1 or k < 1:
                 raise r.fail("a set needs at least one piece and one orientation", cmd.line)
             sets[words[1].text] = Orbit(words[1].text, n, k)
+            check_size(sum(o.cells for o in sets.values()), 0, str(path) if path else None, at(cmd.line))
         elif cmd.text in _BLOCKS:
             needs_name = cmd.text.startswith("Move")
             if len(words) != (2 if needs_name else 1):
@@ -163,13 +172,15 @@ def _parse(text: str, path: str | Path | None) -> tuple[str, list[Orbit], list[_
                          "MoveTransformation)", cmd.line)
     if not sets:
         raise FileFormatError("no Set defined", str(path) if path else None)
+    check_size(sum(o.cells for o in sets.values()), sum(b.kind.startswith("Move") for b in blocks),
+               str(path) if path else None)
     return name, list(sets.values()), blocks
 
 
 def _pattern(orbit: Orbit, data: tuple[list[_Tok], list[_Tok] | None, int], base: int,
              path: str | Path | None) -> OrbitPattern:
     ids_tok, ori_tok, line = data
-    ids = _ints(ids_tok, base)
+    ids = _ints(ids_tok, base, path)
     distinct = sorted(set(ids))
     if distinct != list(range(len(distinct))):
         raise error(f"set {orbit.name}: piece ids must be {base}..{base + len(distinct) - 1} without gaps", path, line)
@@ -177,7 +188,7 @@ def _pattern(orbit: Orbit, data: tuple[list[_Tok], list[_Tok] | None, int], base
     orientation, mods = [], []
     for tok in ori_tok or []:
         wild = tok.text == "?"
-        value = 0 if wild else int(tok.text)
+        value = 0 if wild else _int(tok, f"set {orbit.name}: orientation", path)
         if value >= k:
             raise error(f"set {orbit.name}: orientation {value} is not in 0..{k - 1}", path, tok.line)
         orientation.append(value)
@@ -190,11 +201,11 @@ def _pattern(orbit: Orbit, data: tuple[list[_Tok], list[_Tok] | None, int], base
 def _move(orbit: Orbit, block: _Block, path: str | Path | None) -> OrbitMove:
     perm_tok, ori_tok, line = block.orbits[orbit.name]
     zero_based = block.kind == "MoveTransformation"
-    perm = _ints(perm_tok, 0 if zero_based else 1)
+    perm = _ints(perm_tok, 0 if zero_based else 1, path)
     if ori_tok is not None and any(t.text == "?" for t in ori_tok):
         bad = next(t for t in ori_tok if t.text == "?")
         raise error("'?' is allowed in a solved state only, not in a move", path, bad.line)
-    ori = _ints(ori_tok, 0) if ori_tok is not None else [0] * orbit.pieces
+    ori = _ints(ori_tok, 0, path) if ori_tok is not None else [0] * orbit.pieces
     try:
         checked = check_orbit_move(orbit, block.name, perm, ori)
     except HlavolamyError as exc:

@@ -15,14 +15,15 @@ import ast
 import csv
 import io
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hlavolamy.core.fileformat import write_atomic
+from hlavolamy.core.fileformat import read_text, write_atomic
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, expand
 from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.formats.limits import check_digits, check_size
 
 
 @dataclass(frozen=True)
@@ -34,21 +35,35 @@ class SantaCase:
     solution: tuple[str, ...]
     initial: tuple[str, ...]
     wildcards: int
+    line: int = 0
+    """The row's line in its file (for error messages)."""
 
 
-def _rows(path: str | Path, header: Sequence[str]) -> Iterable[tuple[int, dict[str, str]]]:
+def read_rows(path: str | Path, header: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+    """``(line, {column: field})`` for each row of a CSV file that has at least the ``header`` columns.
+
+    A row with another number of fields than the header, a non-UTF-8 byte or
+    a CSV syntax error is a :class:`FileFormatError` naming the file and line.
+    """
+    text = read_text(path, "CSV file")
     csv.field_size_limit(sys.maxsize)
+    reader = csv.reader(io.StringIO(text, newline=""))
     try:
-        handle = open(path, newline="", encoding="utf-8")
-    except OSError as exc:
-        raise FileFormatError(f"cannot open: {exc.strerror}", str(path)) from None
-    with handle:
-        reader = csv.DictReader(handle)
-        missing = [h for h in header if h not in (reader.fieldnames or [])]
+        names = next(reader, [])
+        missing = [h for h in header if h not in names]
         if missing:
-            raise FileFormatError(f"missing column(s) {', '.join(missing)}; expected {','.join(header)}", str(path), "line 1")
-        for line, row in enumerate(reader, start=2):
-            yield line, row
+            raise FileFormatError(f"missing column(s) {', '.join(missing)}; expected {','.join(header)}",
+                                  str(path), "line 1")
+        line = reader.line_num + 1
+        for fields in reader:
+            if fields:
+                if len(fields) != len(names):
+                    raise FileFormatError(f"expected {len(names)} fields ({','.join(names)}), found {len(fields)}",
+                                          str(path), f"line {line}")
+                yield line, dict(zip(names, fields))
+            line = reader.line_num + 1
+    except csv.Error as exc:
+        raise FileFormatError(f"not a CSV file ({exc})", str(path), f"line {reader.line_num}") from None
 
 
 def read_puzzle_info(path: str | Path) -> dict[str, Puzzle]:
@@ -58,50 +73,86 @@ def read_puzzle_info(path: str | Path) -> dict[str, Puzzle]:
     puzzle a case is solved on.
     """
     out: dict[str, Puzzle] = {}
-    for line, row in _rows(path, ("puzzle_type", "allowed_moves")):
+    for line, row in read_rows(path, ("puzzle_type", "allowed_moves")):
         kind = row["puzzle_type"]
+        where = f"line {line}"
+        if kind in out:
+            raise FileFormatError(f"puzzle type {kind!r} appears twice", str(path), where)
+        moves = _allowed_moves(row["allowed_moves"], f"allowed_moves of {kind!r}", str(path), where)
         try:
-            moves = ast.literal_eval(row["allowed_moves"])
-        except (ValueError, SyntaxError) as exc:
-            raise FileFormatError(f"allowed_moves of {kind!r} is not a dict literal ({exc})", str(path), f"line {line}") from None
-        if not isinstance(moves, dict) or not moves:
-            raise FileFormatError(f"allowed_moves of {kind!r} must be a non-empty dict", str(path), f"line {line}")
-        n = len(next(iter(moves.values())))
-        try:
-            out[kind] = Puzzle(["0"] * n, moves, name=kind)
+            out[kind] = Puzzle(["0"] * len(next(iter(moves.values()))), moves, name=kind)
         except HlavolamyError as exc:
-            raise FileFormatError(f"puzzle type {kind!r}: {exc}", str(path), f"line {line}") from None
+            raise FileFormatError(f"puzzle type {kind!r}: {exc}", str(path), where) from None
     return out
+
+
+def _allowed_moves(text: str, what: str, source: str, where: str) -> dict[str, list[int]]:
+    """A dict literal ``{name: [cell, ...]}``: equally long lists of cells ``0..n-1``, within the size limits."""
+    try:
+        moves = ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
+        why = f" ({exc})" if isinstance(exc, TypeError) else (f" (syntax error at column {exc.offset})"
+                                                               if isinstance(exc, SyntaxError) else "")
+        raise FileFormatError(f"{what} is not a dict literal {{'name': [cells...], ...}}{why}", source, where) from None
+    if not isinstance(moves, dict) or not moves:
+        raise FileFormatError(f"{what} must be a non-empty dict, not {type(moves).__name__}", source, where)
+    n = None
+    for name, cells in moves.items():
+        if not isinstance(name, str):
+            raise FileFormatError(f"{what}: the move name {name!r} is not a string", source, where)
+        if not isinstance(cells, (list, tuple)) or not all(type(c) is int for c in cells):
+            raise FileFormatError(f"{what}: move {name!r} is not a list of integers", source, where)
+        n = len(cells) if n is None else n
+        if len(cells) != n:
+            raise FileFormatError(f"{what}: move {name!r} has {len(cells)} cells, the first move {n}", source, where)
+        bad = next((c for c in cells if not 0 <= c < n), None)
+        if bad is not None:
+            raise FileFormatError(f"{what}: move {name!r} has cell {bad}, not in 0..{n - 1}", source, where)
+    check_size(n or 0, len(moves), source, where)
+    return moves
 
 
 def read_puzzles(path: str | Path) -> list[SantaCase]:
     """The cases of ``puzzles.csv`` in file order."""
     header = ("id", "puzzle_type", "solution_state", "initial_state", "num_wildcards")
     cases = []
-    for line, row in _rows(path, header):
+    for line, row in read_rows(path, header):
+        where = f"line {line}"
         solution = tuple(row["solution_state"].split(";"))
         initial = tuple(row["initial_state"].split(";"))
+        check_size(len(solution), 0, str(path), where)
         if len(solution) != len(initial):
             raise FileFormatError(
-                f"case {row['id']}: solution_state has {len(solution)} cells, initial_state {len(initial)}", str(path), f"line {line}"
+                f"case {row['id']!r}: solution_state has {len(solution)} cells, initial_state {len(initial)}", str(path), where
             )
-        try:
-            wildcards = int(row["num_wildcards"])
-        except ValueError:
-            raise FileFormatError(f"case {row['id']}: num_wildcards {row['num_wildcards']!r} is not an integer", str(path), f"line {line}") from None
-        cases.append(SantaCase(row["id"], row["puzzle_type"], solution, initial, wildcards))
+        text = row["num_wildcards"].strip()
+        if not text.isascii() or not text.isdigit():
+            raise FileFormatError(f"case {row['id']!r}: num_wildcards {text!r} is not a whole number", str(path), where)
+        wildcards = check_digits(text, len(solution), f"case {row['id']!r}: num_wildcards", str(path), where)
+        cases.append(SantaCase(row["id"], row["puzzle_type"], solution, initial, wildcards, line))
     return cases
 
 
-def case_puzzle(types: Mapping[str, Puzzle], case: SantaCase) -> Puzzle:
-    """The puzzle of ``case``: its type's moves with the case's solution colours."""
-    try:
-        base = types[case.puzzle_type]
-    except KeyError:
-        raise FileFormatError(f"case {case.id}: unknown puzzle type {case.puzzle_type!r}") from None
+def check_case(types: Mapping[str, Puzzle], case: SantaCase, source: str | Path | None = None) -> Puzzle:
+    """The type of ``case``, which must be in ``types`` and have as many cells as the case's colours."""
+    where = (str(source) if source else None, f"line {case.line}" if case.line else "")
+    base = types.get(case.puzzle_type)
+    if base is None:
+        raise FileFormatError(f"case {case.id!r}: unknown puzzle type {case.puzzle_type!r}", *where)
     if base.n_cells != len(case.solution):
-        raise FileFormatError(f"case {case.id}: {len(case.solution)} cells, but {case.puzzle_type} has {base.n_cells}")
-    return Puzzle(case.solution, base.moves, name=case.puzzle_type)
+        raise FileFormatError(f"case {case.id!r}: {len(case.solution)} cells, but {case.puzzle_type!r} has {base.n_cells}",
+                              *where)
+    return base
+
+
+def case_puzzle(types: Mapping[str, Puzzle], case: SantaCase, source: str | Path | None = None) -> Puzzle:
+    """The puzzle of ``case``: its type's moves with the case's solution colours."""
+    base = check_case(types, case, source)
+    try:
+        return Puzzle(case.solution, base.moves, name=case.puzzle_type)
+    except HlavolamyError as exc:
+        raise FileFormatError(f"case {case.id!r}: {exc}", str(source) if source else None,
+                              f"line {case.line}" if case.line else "") from None
 
 
 def format_moves(puzzle: Puzzle, turns: Sequence[Turn]) -> str:
@@ -130,14 +181,6 @@ def write_submission(path: str | Path, rows: Iterable[tuple[str, str]]) -> None:
 
 def read_submission(path: str | Path) -> dict[str, str]:
     """``id -> moves`` of an earlier submission (``--resume``); an absent file reads as empty."""
-    path = Path(path)
-    if not path.exists():
+    if not Path(path).exists():
         return {}
-    with open(path, newline="", encoding="utf-8") as handle:
-        rows = list(csv.reader(handle))
-    if not rows or rows[0] != ["id", "moves"]:
-        raise FileFormatError("expected the header 'id,moves'", str(path), "line 1")
-    for line, row in enumerate(rows[1:], start=2):
-        if len(row) != 2:
-            raise FileFormatError(f"expected 2 fields (id,moves), got {len(row)}", str(path), f"line {line}")
-    return {row[0]: row[1] for row in rows[1:]}
+    return {row["id"]: row["moves"] for _, row in read_rows(path, ("id", "moves"))}

@@ -19,7 +19,6 @@ reachable permutation showing those colours, found by the analysis
 from __future__ import annotations
 
 import csv
-import sys
 from pathlib import Path
 
 from hlavolamy.analysis.colours import state_from_colours
@@ -34,20 +33,21 @@ EXTRA_KEY = "santa"
 def load_info(path: str | Path, *, type: str = "", puzzles: str = "") -> PuzzleFile:
     """One puzzle type of a ``puzzle_info.csv`` (``type`` may be left out when the file has one row)."""
     types = santa.read_puzzle_info(path)
+    if not types:
+        raise FileFormatError("no puzzle types: the file has no rows", str(path))
     if not type:
         if len(types) != 1:
-            raise FileFormatError(f"name the puzzle type (--type); the file has {', '.join(types)}", str(path))
+            raise FileFormatError(f"name the puzzle type (--type); the file has {', '.join(map(repr, types))}", str(path))
         type = next(iter(types))
     if type not in types:
-        raise FileFormatError(f"no puzzle type {type!r}; the file has {', '.join(types)}", str(path))
-    base = types[type]
-    colours = [str(i) for i in range(base.n_cells)]
-    if puzzles:
-        case = next((c for c in santa.read_puzzles(puzzles) if c.puzzle_type == type), None)
-        if case is None:
-            raise FileFormatError(f"no case of type {type!r}", puzzles)
-        colours = list(case.solution)
-    return PuzzleFile(Puzzle(colours, base.moves, name=type))
+        raise FileFormatError(f"no puzzle type {type!r}; the file has {', '.join(map(repr, types))}", str(path))
+    if not puzzles:
+        base = types[type]
+        return PuzzleFile(Puzzle([str(i) for i in range(base.n_cells)], base.moves, name=type))
+    case = next((c for c in santa.read_puzzles(puzzles) if c.puzzle_type == type), None)
+    if case is None:
+        raise FileFormatError(f"no case of type {type!r}", puzzles)
+    return PuzzleFile(santa.case_puzzle(types, case, puzzles))
 
 
 def load_case(path: str | Path, *, id: str = "", info: str = "") -> PuzzleFile:
@@ -57,7 +57,7 @@ def load_case(path: str | Path, *, id: str = "", info: str = "") -> PuzzleFile:
     case = next((c for c in santa.read_puzzles(path) if c.id == id), None)
     if case is None:
         raise FileFormatError(f"no case with id {id!r}", str(path))
-    puzzle = santa.case_puzzle(santa.read_puzzle_info(info), case)
+    puzzle = santa.case_puzzle(santa.read_puzzle_info(info), case, path)
     try:
         state = state_from_colours(puzzle, case.initial, wildcards=case.wildcards)
     except HlavolamyError as exc:
@@ -93,12 +93,11 @@ def _read_rows(path: str | Path, header: tuple[str, str]) -> dict[str, str]:
     """An existing two-column CSV as a dict (empty when the file does not exist)."""
     if not Path(path).exists():
         return {}
-    csv.field_size_limit(sys.maxsize)
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        if tuple(reader.fieldnames or ()) != header:
-            raise FileFormatError(f"exists but is not a {','.join(header)} file; choose another name", str(path), "line 1")
-        return {row[header[0]]: row[header[1]] for row in reader}
+    try:
+        return {row[header[0]]: row[header[1]] for _, row in santa.read_rows(path, header)}
+    except FileFormatError as exc:
+        raise FileFormatError(f"exists but is not a {','.join(header)} file; choose another name", str(path),
+                              exc.pointer) from None
 
 
 def _id_key(value: str) -> tuple[int, int | str]:

@@ -33,12 +33,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hlavolamy.core.fileformat import PuzzleFile, load_puzzle
+from hlavolamy.core.limits import MAX_NESTING, MAX_POWER, MAX_TURNS, int_within
 from hlavolamy.core.notation import power_suffix
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn, invert
 from hlavolamy.errors import FileFormatError, NotationError
-from hlavolamy.formats.textsource import read_text, write_text
+from hlavolamy.formats.limits import shown
+from hlavolamy.formats.textsource import at, read_text, write_text
 
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L", "F": "B", "B": "F"}
 SLICES = {"M": "L", "E": "D", "S": "F"}
@@ -48,6 +50,21 @@ FACE_ORDER = "URFDLB"
 
 _PLUGIN_NAME = re.compile(r"(\d*)([UDLRFB])")
 _SANTA_NAME = re.compile(r"([frd])(\d+)")
+
+
+class SignError(NotationError):
+    """A mistake at ``column`` of a SiGN text; the text is quoted only when short (it may be a whole file)."""
+
+    def __init__(self, message: str, text: str, column: int):
+        self.message = message
+        self.full_text = text
+        super().__init__(message, text if len(text) <= 80 else "", column)
+
+    def as_file_error(self, path: str | Path) -> FileFormatError:
+        """The same mistake as a line and column of the file ``path`` whose text was parsed."""
+        offset = self.column - 1 if self.column else 0
+        line = self.full_text.count("\n", 0, offset) + 1
+        return FileFormatError(self.message, str(path), at(line, offset - self.full_text.rfind("\n", 0, offset)))
 
 
 @dataclass(frozen=True)
@@ -99,10 +116,10 @@ class CubeLayers:
         out = []
         for d in depths:
             if not 1 <= d <= self.n:
-                raise NotationError(f"layer {d} of {face}: a {self.n}x{self.n}x{self.n} cube has layers 1..{self.n}", text, column)
+                raise SignError(f"layer {d} of {face}: a {self.n}x{self.n}x{self.n} cube has layers 1..{self.n}", text, column)
             t = self.turn.get(Layer(face, d))
             if t is None:
-                raise NotationError(f"layer {d} of {face} is not a move of this puzzle", text, column)
+                raise SignError(f"layer {d} of {face} is not a move of this puzzle", text, column)
             out.append(Turn(t.move, t.power * power))
         return out
 
@@ -130,9 +147,11 @@ class _Parser:
         self.text = re.sub(r"//[^\n]*", lambda m: " " * len(m.group(0)), text)
         self.original = text
         self.pos = 0
+        self.depth = 0
+        """Brackets open at ``pos``."""
 
     def fail(self, message: str, pos: int | None = None) -> NotationError:
-        return NotationError(message, self.original, (self.pos if pos is None else pos) + 1)
+        return SignError(message, self.original, (self.pos if pos is None else pos) + 1)
 
     def skip_space(self) -> None:
         while self.pos < len(self.text) and self.text[self.pos].isspace():
@@ -144,7 +163,10 @@ class _Parser:
             self.skip_space()
             if self.pos >= len(self.text) or self.text[self.pos] in closers:
                 return out
+            start = self.pos
             out.extend(self.item())
+            if len(out) > MAX_TURNS:
+                raise self.fail(f"the sequence expands to more than {MAX_TURNS} turns", start)
 
     def power(self) -> int:
         """``2``, ``'``, ``2'``, ``'2``: the amount, negative for an inverse."""
@@ -152,29 +174,35 @@ class _Parser:
         amount_text = m.group(1) or m.group(3)
         if m.group(1) and m.group(3):
             raise self.fail("a power is written once: R2' or R'2, not both")
+        amount = int_within(amount_text, MAX_POWER) if amount_text else 1
+        if amount is None:
+            raise self.fail(f"bad power {shown(amount_text)}: a power is a whole number up to {MAX_POWER:,}")
         self.pos = m.end()
-        amount = int(amount_text) if amount_text else 1
         return -amount if m.group(2) else amount
+
+    def layer(self, digits: str, face: str, start: int) -> int:
+        """A layer number of ``face``, at most the cube's size."""
+        n = self.layers.n
+        value = int_within(digits, n)
+        if value is None:
+            raise self.fail(f"layer {shown(digits)} of {face}: a {n}x{n}x{n} cube has layers 1..{n}", start)
+        return value
+
+    def repeated(self, turns: list[Turn], power: int, start: int) -> list[Turn]:
+        if len(turns) * abs(power) > MAX_TURNS:
+            raise self.fail(f"the sequence expands to more than {MAX_TURNS} turns", start)
+        return _repeat(turns, power)
 
     def item(self) -> list[Turn]:
         start = self.pos
         ch = self.text[self.pos]
-        if ch == "(":
-            self.pos += 1
-            inner = self.sequence(")")
-            self.expect(")", start)
-            return _repeat(inner, self.power())
-        if ch == "[":
-            self.pos += 1
-            a = self.sequence(",:]")
-            if self.pos >= len(self.text) or self.text[self.pos] not in ",:":
-                raise self.fail("expected ',' (commutator) or ':' (conjugate) inside [ ]")
-            kind = self.text[self.pos]
-            self.pos += 1
-            b = self.sequence("]")
-            self.expect("]", start)
-            body = a + b + invert(a) + (invert(b) if kind == "," else [])
-            return _repeat(body, self.power())
+        if ch in "([":
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise self.fail(f"brackets nested more than {MAX_NESTING} deep", start)
+            turns = self.group(start)
+            self.depth -= 1
+            return turns
         m = _TOKEN.match(self.text, self.pos)
         if m is None or m.end() == start:
             raise self.fail(f"unexpected {ch!r}: not a SiGN move")
@@ -182,6 +210,24 @@ class _Parser:
         power = self.power()
         face, depths = self.layers_of(m, start)
         return self.layers.turns(face, depths, power, self.original, start + 1)
+
+    def group(self, start: int) -> list[Turn]:
+        """``(...)``, ``[a, b]`` or ``[a: b]``, with its power."""
+        if self.text[start] == "(":
+            self.pos += 1
+            inner = self.sequence(")")
+            self.expect(")", start)
+            return self.repeated(inner, self.power(), start)
+        self.pos += 1
+        a = self.sequence(",:]")
+        if self.pos >= len(self.text) or self.text[self.pos] not in ",:":
+            raise self.fail("expected ',' (commutator) or ':' (conjugate) inside [ ]")
+        kind = self.text[self.pos]
+        self.pos += 1
+        b = self.sequence("]")
+        self.expect("]", start)
+        body = a + b + invert(a) + (invert(b) if kind == "," else [])
+        return self.repeated(body, self.power(), start)
 
     def expect(self, closer: str, opened: int) -> None:
         if self.pos >= len(self.text) or self.text[self.pos] != closer:
@@ -199,11 +245,11 @@ class _Parser:
         face = m.group("face") or m.group("lower").upper()
         wide = bool(m.group("wide") or m.group("lower"))
         if m.group("lo"):
-            lo, hi = int(m.group("lo")), int(m.group("hi"))
+            lo, hi = (self.layer(m.group(g), face, start) for g in ("lo", "hi"))
             if not 1 <= lo <= hi:
                 raise self.fail(f"layer range {lo}-{hi} must run upwards from 1", start)
             return face, list(range(lo, hi + 1))
-        depth = int(m.group("depth")) if m.group("depth") else None
+        depth = self.layer(m.group("depth"), face, start) if m.group("depth") else None
         if wide:
             return face, list(range(1, (depth or 2) + 1))
         if depth == 0:
@@ -268,6 +314,8 @@ def load_file(path: str | Path, *, puzzle: str = "") -> PuzzleFile:
     text = read_text(path)
     try:
         turns = parse(base.puzzle, text)
+    except SignError as exc:
+        raise exc.as_file_error(path) from None
     except NotationError as exc:
         raise FileFormatError(str(exc), str(path)) from None
     start = base.state or State.solved(base.puzzle)
