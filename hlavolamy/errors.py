@@ -38,7 +38,20 @@ class NotationError(HlavolamyError, ValueError):
         self.text = text
         self.column = column
         where = f" at column {column}" if column is not None else ""
-        super().__init__(f"{message}{where}" + (f": {text!r}" if text else ""))
+        super().__init__(f"{message}{where}" + (f": {_excerpt(text, column)!r}" if text else ""))
+
+
+_EXCERPT = 40
+"""Characters of a long text shown on each side of the error's column."""
+
+
+def _excerpt(text: str, column: int | None) -> str:
+    """The text, or for a long one the part around ``column`` with '...' for what is left out."""
+    if len(text) <= 3 * _EXCERPT:
+        return text
+    centre = (column or 1) - 1
+    start, end = max(0, centre - _EXCERPT), min(len(text), centre + _EXCERPT)
+    return ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
 
 
 class FileFormatError(HlavolamyError, ValueError):

@@ -122,7 +122,7 @@ def test_a_failed_save_leaves_the_original_and_no_temporary_file(tmp_path, monke
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(fileformat.os, "fsync", broken_fsync)
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(FileFormatError, match="p.json: cannot write: No space left"):
         save_puzzle(path, bandaged_puzzle())
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["p.json"]
@@ -199,7 +199,7 @@ def minimal(**changes):
         (minimal(moves={"R": [0, 2, 3]}), "/moves/R", "has 3 entries; a permutation of the 4 cells has 4"),
         (minimal(moves={"R": [0, 2, 3, 4]}), "/moves/R/3", "4 is out of range: cells are 0..3"),
         (minimal(moves={"R": [0, 2, -1, 1]}), "/moves/R/2", "-1 is out of range"),
-        (minimal(moves={"R": [0, 2, 10**30, 1]}), "/moves/R/2", "out of range"),
+        (minimal(moves={"R": [0, 2, 10**30, 1]}), "", r"line 1, column \d+: the integer 1000.* has 31 digits; at most 18"),
         (minimal(moves={"R": [0, 2, 2, 1]}), "/moves/R/2", "2 appears twice \\(also at entry 1\\): not a permutation"),
         (minimal(moves={"R": [0, 2, 1.0, 1]}), "/moves/R/2", "must be a cell index \\(an integer\\), not the number 1.0"),
         (minimal(moves={"R": [0, 2, None, 1]}), "/moves/R/2", "not null"),

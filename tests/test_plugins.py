@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import logging
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ from hlavolamy import cli
 from hlavolamy.core.puzzle import PluginRecord, Puzzle
 from hlavolamy.errors import HlavolamyError
 from hlavolamy.plugins import manager
-from hlavolamy.plugins.hookspecs import Geometry
+from hlavolamy.plugins.hookspecs import Geometry, Parameter
 from hlavolamy.plugins.manager import PluginHost, get_plugin_host, puzzle_geometry
 
 FAKES = Path(__file__).parent / "fake_plugins"
@@ -269,3 +270,66 @@ def test_cli_new_usage_errors_exit_2(tmp_path, monkeypatch, capsys):
 
 def test_geometry_base_class_is_the_contract():
     assert issubclass(type(PluginHost([REPO / "plugins"], entry_points=False).geometry("cubes")), Geometry)
+
+
+def test_reserved_or_unusable_parameters_are_refused_at_load(tmp_path):
+    host = PluginHost([plugin_folder(tmp_path, "toy.py", "reserved_parameter.py")], entry_points=False)
+    assert sorted(host.geometries) == ["toy"]
+    errors = sorted(f.error for f in host.failures)
+    assert errors == ["geometry 'clash_help': parameter name 'help' is taken by the host's own --help",
+                      "geometry 'clash_output': parameter name 'output' is taken by the host's own --output"]
+
+
+@pytest.mark.parametrize(
+    "parameters, message",
+    [
+        ("n", "parameters must be a tuple of Parameter, not str"),
+        ((42,), "parameter 42 is not a Parameter"),
+        ((Parameter("two words"),), "parameter name 'two words' is not a word"),
+        ((Parameter("a_b"), Parameter("a_b")), "two parameters are both --a-b"),
+        ((Parameter("n", list),), "parameter 'n' has kind <class 'list'>"),
+    ],
+)
+def test_parameters_the_host_cannot_offer_are_named(parameters, message):
+    class Odd(Geometry):
+        name = "odd"
+
+        def build(self, **params):
+            raise AssertionError("not built")
+
+        def moves(self, data):
+            return {}
+
+    odd = Odd()
+    odd.parameters = parameters
+    assert message in manager._parameters_problem(odd)
+
+
+@pytest.mark.parametrize(
+    "plugin, geometry, message",
+    [
+        ("build_raises.py", "build_raises", "geometry 'build_raises' failed to build a puzzle: KeyError: 'no such key'"),
+        ("build_garbage.py", "build_garbage", "geometry 'build_garbage' returned dict {'colours': 'AB'} from build, "
+                                              "not a Puzzle"),
+    ],
+)
+def test_a_geometry_failing_to_build_is_one_line_exit_2(tmp_path, monkeypatch, capsys, plugin, geometry, message):
+    isolated_env(monkeypatch, tmp_path, "toy.py", plugin)
+    host = get_plugin_host()
+    with pytest.raises(manager.PluginError, match=re.escape(message)):
+        manager.build_puzzle(host.geometry(geometry), {})
+    assert cli.main(["new", geometry, "-o", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"hlavolamy new: error: {message}\n"
+    assert not (tmp_path / "x.json").exists()
+    assert cli.main(["new", "toy", "-o", str(tmp_path / "toy.json")]) == 0  # the others keep working
+
+
+def test_the_app_contains_a_geometry_failing_to_build(tmp_path, monkeypatch, qtbot):
+    from hlavolamy.gui.document import Document
+
+    isolated_env(monkeypatch, tmp_path, "build_raises.py")
+    document = Document()
+    with pytest.raises(manager.PluginError, match="failed to build a puzzle: KeyError"):
+        document.new(get_plugin_host().geometry("build_raises"), {})
+    assert document.puzzle is None

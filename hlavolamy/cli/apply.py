@@ -27,6 +27,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def prepare_argv(args: list[str]) -> list[str]:
+    """Make ``apply PUZZLE -R`` work: arguments like ``-R`` or ``-(R U)`` that are no option of
+    ``apply`` are notation (docs/notation.md), so they go after a ``--`` where argparse takes them
+    as the SEQUENCE. Unchanged when the user wrote ``--`` already.
+    """
+    if "--" in args:
+        return args
+    options = {"-h", "--help", "--json", "--from-state"}
+    moves = [a for a in args if len(a) > 1 and a[0] == "-" and a[1] != "-" and a not in options]
+    if not moves:
+        return args
+    return [a for a in args if a not in moves] + ["--", *moves]
+
+
 def run(args: argparse.Namespace) -> int:
     puzzle = load_puzzle_arg(args.puzzle).puzzle
     start = parse_state_json(args.from_state, puzzle) if args.from_state else State.solved(puzzle)

@@ -25,9 +25,9 @@ def shipped_puzzles(folder: Path = PUZZLE_DIR) -> Iterator[tuple[str, Puzzle]]:
 
 def big_cube(size: int) -> Puzzle:
     """An NxNxN cube built by the cubes plugin."""
-    from hlavolamy.plugins.manager import get_plugin_host
+    from hlavolamy.plugins.manager import build_puzzle, get_plugin_host
 
-    return get_plugin_host().geometry("cubes").build(size=size)
+    return build_puzzle(get_plugin_host().geometry("cubes"), {"size": size})
 
 
 def bench_analysis(args: argparse.Namespace) -> int:

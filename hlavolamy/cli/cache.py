@@ -10,6 +10,7 @@ position: the tables built are exactly those a solve needs).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 from hlavolamy.core import diskcache
@@ -44,12 +45,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"disk cache {folder}: removed {count} tables, {_mib(freed)}")
         return 0
     files = diskcache.entries()
+    problem = diskcache.size_limit_problem()
+    if problem:
+        print(f"hlavolamy cache: warning: {problem}", file=sys.stderr)
     print(f"disk cache {folder} (limit {_mib(diskcache.size_limit())})")
     now = time.time()
     for entry in reversed(files):
         stale = "" if entry.current else "  (other version: rebuilt when used)"
         print(f"  {entry.name:<32}{entry.label[:24]:<26}{_mib(entry.size):>12}  used {_ago(now - entry.modified)}{stale}")
     print(f"{len(files)} tables, {_mib(sum(e.size for e in files))}")
+    for path in diskcache.intruders():
+        print(f"hlavolamy cache: warning: {path} is not a cache file (a folder?); remove it, "
+              "or the table it stands for is rebuilt by every solve", file=sys.stderr)
     return 0
 
 

@@ -7,7 +7,9 @@ import json
 
 from hlavolamy.analysis.colours import assign_colours
 from hlavolamy.analysis.membership import Reachability, check_state
-from hlavolamy.cli.common import add_puzzle_argument, load_puzzle_arg, parse_colours_json, parse_state_json
+from hlavolamy.cli.common import (
+    add_puzzle_argument, check_wildcards, load_puzzle_arg, parse_colours_json, parse_state_json,
+)
 from hlavolamy.core.state import State
 from hlavolamy.errors import UnreachableError
 
@@ -31,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_wildcards(args.wildcards)
     puzzle = load_puzzle_arg(args.puzzle).puzzle
     state: State | None = None
     if args.state is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import IO, Any
 
@@ -20,6 +21,20 @@ from hlavolamy.core.perm import format_cycles
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.errors import FileFormatError, HlavolamyError
+
+
+def check_wildcards(count: int) -> int:
+    """``--wildcards K``: how many cells may show a wrong colour; never negative."""
+    if count < 0:
+        raise HlavolamyError(f"--wildcards must be 0 or more, not {count}")
+    return count
+
+
+def check_time_limit(seconds: float | None) -> float | None:
+    """``--time-limit S``: a positive, finite number of seconds (argparse's float takes 'nan' and 'inf')."""
+    if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+        raise HlavolamyError(f"--time-limit must be a positive number of seconds, not {seconds}")
+    return seconds
 
 
 def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +63,9 @@ def parse_state_json(text_or_path: str, puzzle: Puzzle) -> State:
     perm, where = _unwrap(value, ("perm", "position"))
     if not isinstance(perm, list):
         raise FileFormatError("a state is a list of cell indices (or an object with \"perm\")", source, where)
+    bad = next((i for i, v in enumerate(perm) if type(v) is not int), None)
+    if bad is not None:  # numpy would take 1.0 and true as cell indices
+        raise FileFormatError(f"a cell index is an integer, not {json.dumps(perm[bad])[:30]}", source, f"{where}/{bad}")
     try:
         return State(puzzle, perm)
     except HlavolamyError as exc:

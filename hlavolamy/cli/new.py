@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from hlavolamy.cli import UsageError
 from hlavolamy.core.fileformat import save_puzzle
 from hlavolamy.plugins.hookspecs import Geometry, Parameter
-from hlavolamy.plugins.manager import get_plugin_host
+from hlavolamy.plugins.manager import build_puzzle, get_plugin_host
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,10 +41,7 @@ def run(args: argparse.Namespace) -> int:
     geometry = host.geometry(args.geometry)
     options = geometry_parser(geometry).parse_args(args.options)
     given = {p.name: getattr(options, p.name) for p in geometry.parameters if getattr(options, p.name) is not None}
-    try:
-        puzzle = geometry.build(**geometry.coerce(given))
-    except ValueError as exc:
-        raise UsageError(f"{geometry.name}: {exc}") from None
+    puzzle = build_puzzle(geometry, given)
     save_puzzle(options.output, puzzle)
     print(f"wrote {options.output}: {puzzle.name or geometry.name}, {puzzle.n_cells} cells, {len(puzzle.moves)} moves")
     return 0

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hlavolamy.cli.common import check_time_limit
 from hlavolamy.cli.solve import ProgressBar
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
@@ -66,6 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise HlavolamyError(f"--jobs must be at least 1, got {args.jobs}")
+    check_time_limit(args.time_limit)
     types = santa.read_puzzle_info(args.info)  # fail early on a bad file
     cases = santa.read_puzzles(args.puzzles)
     if args.types:

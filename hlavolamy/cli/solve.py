@@ -13,7 +13,10 @@ import time
 from pathlib import Path
 from typing import IO
 
-from hlavolamy.cli.common import add_puzzle_argument, load_puzzle_arg, parse_colours_json, parse_state_json
+from hlavolamy.cli.common import (
+    add_puzzle_argument, check_time_limit, check_wildcards, load_puzzle_arg, parse_colours_json, parse_state_json,
+)
+from hlavolamy.core.limits import MAX_SCRAMBLE
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
@@ -56,7 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_puzzle_argument(parser)
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--scramble", type=int, metavar="N", help="solve a random scramble of N turns (with --seed)")
+    source.add_argument("--scramble", type=int, metavar="N",
+                        help=f"solve a random scramble of N turns (with --seed; at most {MAX_SCRAMBLE})")
     source.add_argument("--state", metavar="JSON", help="exact position: a permutation list, or @file")
     source.add_argument("--colours", metavar="JSON", help="position by colours: one label per cell, or @file")
     parser.add_argument("--seed", type=int, default=0, help="seed of --scramble (default 0)")
@@ -64,18 +68,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--mode", choices=MODES, default="whole", help="what to solve (default whole)")
     parser.add_argument("--orbit", type=int, help="orbit index for the orbit modes (see 'hlavolamy info')")
     parser.add_argument("--wildcards", type=int, default=0, metavar="K", help="accept up to K wrong cells")
-    parser.add_argument("--time-limit", type=float, metavar="S", help="give up after S seconds")
+    parser.add_argument("--time-limit", type=float, metavar="S",
+                        help="give up after S seconds (the time of --scramble counts too)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    check_wildcards(args.wildcards)
+    token = CancelToken.with_time_limit(check_time_limit(args.time_limit))
     puzzle = load_puzzle_arg(args.puzzle).puzzle
     scramble = None
     if args.scramble is not None:
-        if args.scramble < 0:
-            raise HlavolamyError(f"--scramble must be >= 0, got {args.scramble}")
-        scramble = random_scramble(puzzle, args.scramble, args.seed)
+        scramble = random_scramble(puzzle, args.scramble, args.seed, cancel=token)
         position = State.solved(puzzle).apply(scramble)
         start = {"scramble": puzzle.format(scramble), "perm": position.perm.tolist()}
     elif args.state is not None:
@@ -87,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     bar = ProgressBar(label="solving ")
     try:
         solution = solve(puzzle, position, strategy=args.strategy, mode=args.mode, orbit=args.orbit,
-                         wildcards=args.wildcards, time_limit=args.time_limit, progress=bar, cancel=CancelToken())
+                         wildcards=args.wildcards, progress=bar, cancel=token)
     finally:
         bar.close()
     text = puzzle.format(solution.moves)

@@ -30,6 +30,7 @@ import hashlib
 import io
 import json
 import logging
+import math
 import os
 import pickle
 import re
@@ -43,6 +44,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from hlavolamy.core.limits import json_too_deep
 
 log = logging.getLogger(__name__)
 
@@ -100,12 +103,28 @@ def cache_dir() -> Path | None:
 
 def size_limit() -> int:
     """Most bytes the cache may hold: ``$HLAVOLAMY_CACHE_MAX_MB`` megabytes (default 1024)."""
+    return _size_setting()[0]
+
+
+def size_limit_problem() -> str | None:
+    """Why ``$HLAVOLAMY_CACHE_MAX_MB`` is ignored (the default is used instead), or None."""
+    return _size_setting()[1]
+
+
+def _size_setting() -> tuple[int, str | None]:
     text = os.environ.get("HLAVOLAMY_CACHE_MAX_MB", "").strip()
+    default = DEFAULT_LIMIT_MB * 2**20
+    if not text:
+        return default, None
     try:
-        return int(float(text) * 2**20) if text else DEFAULT_LIMIT_MB * 2**20
+        megabytes = float(text)
     except ValueError:
-        log.debug("ignoring HLAVOLAMY_CACHE_MAX_MB=%r: not a number", text)
-        return DEFAULT_LIMIT_MB * 2**20
+        megabytes = math.nan
+    if not (math.isfinite(megabytes) and megabytes >= 0):
+        problem = f"HLAVOLAMY_CACHE_MAX_MB={text[:30]!r} is not a number of megabytes (0 or more); using {DEFAULT_LIMIT_MB}"
+        log.debug("disk cache: %s", problem)
+        return default, problem
+    return int(megabytes * 2**20), None
 
 
 @functools.cache
@@ -157,7 +176,7 @@ def load(key: str, name: str, allowed: Iterable[type], expect: type) -> Any | No
 def save(key: str, name: str, value: object, label: str = "") -> None:
     """Store ``value`` under ``(key, name)`` atomically, then trim the cache to its size limit; never raises."""
     path = _path(key, name)
-    if path is None:
+    if path is None or not _replaceable(path):
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -184,14 +203,42 @@ def entries() -> list[CacheFile]:
             stat = path.stat()
         except OSError:
             continue
+        if not path.is_file():
+            continue
         try:
             header = _read_header(path)
         except (OSError, ValueError):
             header = {}
         name = path.name[:-len(SUFFIX)].rsplit("-", 1)[0]
-        out.append(CacheFile(path, name, str(header.get("label", "")), stat.st_size, stat.st_mtime,
+        out.append(CacheFile(path, name, _printable(header.get("label", "")), stat.st_size, stat.st_mtime,
                              header.get("tag") == version_tag()))
     return sorted(out, key=lambda e: e.modified)
+
+
+def intruders() -> list[Path]:
+    """Things named like entries that are not files (a folder): no table can be cached there until removed."""
+    folder = cache_dir()
+    if folder is None or not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("*" + SUFFIX) if not p.is_file())
+
+
+def _replaceable(path: Path) -> bool:
+    """Whether a table can be written at ``path``: an empty folder there is removed, anything else reported."""
+    if not path.is_dir():
+        return True
+    try:
+        path.rmdir()
+        return True
+    except OSError:
+        log.warning("disk cache: %s is a folder, not a cache entry; remove it so this table is kept "
+                    "(it is rebuilt by every process until then)", path)
+        return False
+
+
+def _printable(value: object) -> str:
+    """Header text for people: a string without lone surrogates (a tampered header must not break printing)."""
+    return str(value)[:200].encode("utf-8", "replace").decode("utf-8")
 
 
 def forget() -> None:
@@ -213,6 +260,9 @@ def clear() -> int:
     for path in list(folder.glob("*" + SUFFIX)) + list(folder.glob(".*.tmp")):
         try:
             size = path.stat().st_size
+            if path.is_dir() and not path.is_symlink():
+                path.rmdir()  # an empty folder in place of an entry; a full one is listed by intruders()
+                continue
             path.unlink()
             freed += size
         except OSError as exc:
@@ -289,7 +339,10 @@ def _read_header(path: Path) -> dict[str, Any]:
 def _parse_header(f: io.BufferedIOBase) -> dict[str, Any]:
     if f.readline() != _MAGIC:
         raise ValueError("not a hlavolamy cache file")
-    header = json.loads(f.readline(4096))
+    line = f.readline(4096)
+    if json_too_deep(line.decode("utf-8", "replace"), 2) is not None:
+        raise ValueError("bad header: nested too deep")
+    header = json.loads(line)
     if not isinstance(header, dict):
         raise ValueError("bad header")
     return header

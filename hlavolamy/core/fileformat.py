@@ -28,9 +28,11 @@ Reference with examples: ``docs/file-format.md``.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from hlavolamy.core.limits import MAX_CELLS, MAX_INT_DIGITS, MAX_JSON_DEPTH, json_too_deep
 from hlavolamy.core.puzzle import PluginRecord, Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
@@ -152,20 +155,81 @@ def write_atomic(path: Path, text: str) -> None:
     """Temporary file in the same folder, fsync, then ``os.replace`` (atomic on POSIX and Windows).
 
     A symbolic link is followed, so the file it points to is replaced, not the link.
+    The temporary file is named ``.NAME.PID.XXXXXXXX.tmp``; those a killed save
+    left in the folder are removed by the next save there (see
+    :func:`remove_stale_temporaries`). A failure is a :class:`FileFormatError`
+    naming ``path``, never the temporary file.
     """
+    given = str(path)
     path = Path(os.path.realpath(path))
-    mode = path.stat().st_mode & 0o777 if path.exists() else _default_mode()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    if path.is_dir():
+        raise FileFormatError("is a folder; give the name of the file to write", given)
+    if not path.parent.is_dir():
+        raise FileFormatError(f"cannot write: the folder {str(path.parent)!r} does not exist", given)
+    remove_stale_temporaries(path.parent)
+    tmp = None
     try:
+        mode = path.stat().st_mode & 0o777 if path.exists() else _default_mode()
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+    except BaseException as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise FileFormatError(f"cannot write: {exc.strerror or exc}", given) from None
         raise
+
+
+STALE_TEMPORARY_SECONDS = 60.0
+"""A temporary file of a save untouched this long is left over from a killed save."""
+
+_TEMPORARY = re.compile(r"\..+?\.(?:(\d+)\.)?[a-z0-9_]{8}\.tmp")
+"""Our temporary files: ``.NAME.PID.XXXXXXXX.tmp`` (earlier versions wrote no ``PID.``)."""
+
+
+def remove_stale_temporaries(folder: Path) -> int:
+    """Delete the temporary files of saves into ``folder`` that were killed; how many.
+
+    Only files of our naming are touched, and only when their writer process
+    is gone or they have not changed for :data:`STALE_TEMPORARY_SECONDS`
+    (a save in progress writes on); a file that cannot be examined is left.
+    """
+    removed = 0
+    now = time.time()
+    try:
+        names = [e for e in os.scandir(folder) if e.name.endswith(".tmp") and e.name.startswith(".")]
+    except OSError:
+        return 0
+    for entry in names:
+        match = _TEMPORARY.fullmatch(entry.name)
+        try:
+            if not match or not entry.is_file(follow_symlinks=False):
+                continue
+            pid = int(match.group(1)) if match.group(1) else None
+            if (pid is not None and not _process_alive(pid)) or now - entry.stat().st_mtime > STALE_TEMPORARY_SECONDS:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether a process of this id runs (one of another user counts as running)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def _default_mode() -> int:
@@ -200,17 +264,87 @@ def loads_puzzle(text: str, source: str = "<data>") -> PuzzleFile:
 
 
 def parse_json(text: str, source: str) -> Any:
-    """JSON with duplicate keys and NaN/Infinity refused (both lose or corrupt data silently)."""
+    """JSON within the limits of :mod:`hlavolamy.core.limits`, and only what survives a round trip.
+
+    Refused: duplicate keys and NaN/Infinity (both lose or corrupt data
+    silently), numbers too big to be finite, integers of more than
+    :data:`MAX_INT_DIGITS` digits, nesting deeper than :data:`MAX_JSON_DEPTH`
+    and lone surrogates in strings (text that cannot be printed or saved).
+    """
+    deep = json_too_deep(text)
+    if deep is not None:
+        raise FileFormatError(f"invalid JSON at {_line_column(text, deep)}: lists and objects nested "
+                              f"more than {MAX_JSON_DEPTH} deep", source)
+    huge_ints = _LONG_DIGITS.search(text) is not None
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant,
+                           parse_float=_finite_float, parse_int=_bounded_int if huge_ints else None)
     except json.JSONDecodeError as exc:
         raise FileFormatError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", source) from None
     except _JsonValueError as exc:
-        raise FileFormatError(f"invalid JSON: {exc}", source) from None
+        offset = text.find(exc.token) if exc.token else -1
+        where = f" at {_line_column(text, offset)}" if offset >= 0 else ""
+        raise FileFormatError(f"invalid JSON{where}: {exc}", source) from None
+    if ("\\u" in text or not text.isascii()) and _SURROGATE_HINT.search(text):
+        where = _lone_surrogate(value)
+        if where is not None:
+            raise FileFormatError("a lone surrogate (half of a UTF-16 pair) in a string: not text that can be "
+                                  "printed or saved", source, where)
+    return value
+
+
+_LONG_DIGITS = re.compile("[0-9]{%d}" % (MAX_INT_DIGITS + 1))
+"""Digits enough for an integer over the limit; only then is every integer checked (a hook costs time)."""
+_SURROGATE_HINT = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+"""A surrogate character or escape: only then are the decoded strings searched for a lone one."""
+
+
+def _line_column(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    return f"line {line}, column {offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
 
 
 class _JsonValueError(ValueError):
-    pass
+    def __init__(self, message: str, token: str = ""):
+        super().__init__(message)
+        self.token = token
+        """The offending text, to find its line and column."""
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        shown = digits if len(digits) <= 30 else f"{digits[:12]}..."
+        raise _JsonValueError(f"the integer {shown} has {len(digits.lstrip('-'))} digits; "
+                              f"at most {MAX_INT_DIGITS} are allowed", digits)
+    return int(digits)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _JsonValueError(f"the number {text[:30]} is too large", text)
+    return value
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The JSON pointer of the first string (or key) holding a lone surrogate, or None; no recursion."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return pointer(*where)
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                if _SURROGATE.search(key):
+                    return pointer(*where, key)
+                stack.append((inner, (*where, key)))
+        elif isinstance(item, list):
+            stack.extend((inner, (*where, i)) for i, inner in enumerate(item) if isinstance(inner, (str, list, dict)))
+    return None
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -254,6 +388,8 @@ class _Reader:
         n = self.typed("cells", int)
         if n < 1:
             raise self.fail(f"must be at least 1, not {n}", "cells")
+        if n > MAX_CELLS:
+            raise self.fail(f"{n} cells is over the limit of {MAX_CELLS}", "cells")
         colours = self.colours(n)
         moves = self.moves(n)
         puzzle = self.puzzle(colours, moves)

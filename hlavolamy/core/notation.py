@@ -30,14 +30,9 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from hlavolamy.core.limits import MAX_NESTING, MAX_POWER, MAX_TURNS, int_within
 from hlavolamy.core.turns import Turn, invert
 from hlavolamy.errors import NotationError
-
-MAX_POWER = 1_000_000
-"""Largest power written in notation; more is a typo, not a sequence."""
-
-MAX_TURNS = 1_000_000
-"""Largest flattened sequence; nested repetitions beyond it are refused, not expanded."""
 
 _DIGITS = "0123456789"
 _CLOSERS = ")],:"
@@ -198,6 +193,8 @@ class _Parser:
         self.text = text
         self.names = names
         self.i = 0
+        self.depth = 0
+        """Brackets open at ``i``; bounded so deep nesting is an error, not a RecursionError."""
 
     def error(self, message: str, at: int | None = None) -> NotationError:
         return NotationError(message, self.text, (self.i if at is None else at) + 1)
@@ -254,9 +251,16 @@ class _Parser:
             raise self.error(f"unexpected character {ch!r}")
         return _with(node, self.postfix(run_power) * (-1 if negate else 1), start)
 
-    def group(self) -> Group:
-        opened = self.i
+    def open(self) -> int:
+        """Step over an opening bracket; its position."""
+        if self.depth >= MAX_NESTING:
+            raise self.error(f"brackets nested more than {MAX_NESTING} deep")
+        self.depth += 1
         self.i += 1
+        return self.i - 1
+
+    def group(self) -> Group:
+        opened = self.open()
         items = self.sequence()
         self.close(")", opened)
         if not items:
@@ -264,8 +268,7 @@ class _Parser:
         return Group(items)
 
     def brackets(self) -> Commutator | Conjugate:
-        opened = self.i
-        self.i += 1
+        opened = self.open()
         a = self.sequence()
         sep = self.peek()
         if sep not in (",", ":"):
@@ -287,6 +290,7 @@ class _Parser:
         ch = self.peek()
         if ch == closer:
             self.i += 1
+            self.depth -= 1
             return
         opener = self.text[opened]
         if not ch:
@@ -358,9 +362,10 @@ class _Parser:
         return self.text[start : self.i]
 
     def power_value(self, digits: str, at: int) -> int:
-        value = int(digits)
-        if not 1 <= value <= MAX_POWER:
-            raise self.error(f"bad power {digits}: a power is a whole number from 1 to {MAX_POWER}", at)
+        value = int_within(digits, MAX_POWER)
+        if not value:
+            shown = digits if len(digits) <= 20 else f"{digits[:8]}... ({len(digits)} digits)"
+            raise self.error(f"bad power {shown}: a power is a whole number from 1 to {MAX_POWER}", at)
         return value
 
 

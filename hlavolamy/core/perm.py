@@ -40,13 +40,17 @@ def as_perm(values: Sequence[int] | np.ndarray, name: str = "permutation", n: in
         raise PermutationError(f"{name}: not a list of integers ({exc})") from None
     if arr.ndim != 1:
         raise PermutationError(f"{name}: expected a flat list of integers, got shape {arr.shape}")
-    if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        if arr.dtype.kind != "f" or not np.all(np.equal(np.mod(arr, 1), 0)):  # strings, bools, objects
-            bad = next(i for i, v in enumerate(values) if not _is_int(v))
-            raise PermutationError(f"{name}: entry {bad} is {values[bad]!r}, not an integer")
     if n is not None and arr.size != n:
         raise PermutationError(f"{name}: has {arr.size} entries, expected {n}")
     size = arr.size
+    if size and not np.issubdtype(arr.dtype, np.integer):
+        if arr.dtype.kind != "f" or not np.all(np.equal(np.mod(arr, 1), 0)):  # strings, bools, objects
+            bad = next((i for i, v in enumerate(values) if not _is_int(v)), None)
+            if bad is not None:
+                raise PermutationError(f"{name}: entry {bad} is {_short(values[bad])}, not an integer")
+            # integers beyond 64 bits (numpy keeps them as objects): surely out of range
+            i = next(i for i, v in enumerate(values) if not 0 <= v < size)
+            raise PermutationError(f"{name}: entry {i} is {_short(values[i])}, out of range 0..{size - 1}")
     arr = arr.astype(np.int64)
     out_of_range = np.flatnonzero((arr < 0) | (arr >= size))
     if out_of_range.size:
@@ -60,6 +64,14 @@ def as_perm(values: Sequence[int] | np.ndarray, name: str = "permutation", n: in
     out = arr.astype(DTYPE)
     out.flags.writeable = False
     return out
+
+
+def _short(value: object) -> str:
+    """``repr`` cut short (Python will not even print an integer of over 4,300 digits)."""
+    if isinstance(value, int) and value.bit_length() > 1000:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 30 else f"{text[:12]}... ({len(text)} characters)"
 
 
 def _is_int(v: object) -> bool:

@@ -21,6 +21,8 @@ import random
 import numpy as np
 
 from hlavolamy.core import perm as P
+from hlavolamy.core.limits import MAX_SCRAMBLE
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State, fused_sets_torn
 from hlavolamy.core.turns import Turn
@@ -29,17 +31,20 @@ from hlavolamy.errors import PuzzleError
 Rng = random.Random | np.random.Generator | int | None
 
 
-def random_scramble(puzzle: Puzzle, n_moves: int, rng_or_seed: Rng = None, start: State | None = None) -> list[Turn]:
+def random_scramble(puzzle: Puzzle, n_moves: int, rng_or_seed: Rng = None, start: State | None = None,
+                    cancel: CancelToken | None = None) -> list[Turn]:
     """``n_moves`` random turns from ``start`` (default: solved), reproducible for a given seed.
 
     Raises :class:`PuzzleError` when the puzzle cannot take that many turns
-    without one undoing or merging with another (one move alone allows one).
+    without one undoing or merging with another (one move alone allows one),
+    or for more than :data:`MAX_SCRAMBLE` turns; :class:`Cancelled` when
+    ``cancel`` fires (a time limit that covers the scramble too).
     """
-    if n_moves < 0:
-        raise PuzzleError(f"a scramble cannot have {n_moves} moves")
+    if not 0 <= n_moves <= MAX_SCRAMBLE:
+        raise PuzzleError(f"a scramble has 0 to {MAX_SCRAMBLE} moves, not {n_moves}")
     rng = _as_random(rng_or_seed)
     perm = (start or State.solved(puzzle)).perm
-    return _Scrambler(puzzle, rng).run(perm, n_moves)
+    return _Scrambler(puzzle, rng, cancel).run(perm, n_moves)
 
 
 def shortest_powers(order: int) -> list[int]:
@@ -62,15 +67,24 @@ class _Scrambler:
     so a scramble of 100 000 turns of a big cube costs no more memory than one.
     """
 
-    def __init__(self, puzzle: Puzzle, rng: random.Random):
+    CHECK_EVERY = 1024
+    """Steps between looks at the cancel token."""
+
+    def __init__(self, puzzle: Puzzle, rng: random.Random, cancel: CancelToken | None = None):
         self.puzzle = puzzle
         self.rng = rng
+        self.cancel = cancel
         self.commutes: dict[tuple[str, str], bool] = puzzle.cache.setdefault("scramble.commutes", {})
         self.powers: dict[str, list[int]] = puzzle.cache.get("scramble.powers") or puzzle.cache.setdefault(
             "scramble.powers", {m: shortest_powers(puzzle.move_order(m)) for m in puzzle.moves}
         )
         self.turnable = [m for m in puzzle.moves if self.powers[m]]
         """Moves that change something; an identity move would only waste a turn."""
+        self.last: dict[str, int] = {}
+        """Move -> index of its latest turn in the scramble so far."""
+        self.earlier: list[int | None] = []
+        """Per turn, what :attr:`last` held for its move before it (restored when the turn is taken back)."""
+        self._blockers: dict[str, list[str]] = {}
 
     def run(self, perm: np.ndarray, n_moves: int) -> list[Turn]:
         turns: list[Turn] = []
@@ -80,6 +94,8 @@ class _Scrambler:
         deepest = 0
         while len(turns) < n_moves:
             budget -= 1
+            if self.cancel is not None and budget % self.CHECK_EVERY == 0:
+                self.cancel.check()
             turn = self.choose(turns, perm, tried[-1]) if budget >= 0 else None
             if turn is None:
                 if not turns or budget < 0:
@@ -88,15 +104,28 @@ class _Scrambler:
                         f"where no turn undoes or merges with an earlier one (or blockings allow no more)"
                     )
                 dead = turns.pop()
+                self.forget(dead)
                 tried.pop()
                 tried[-1].setdefault(dead.move, set()).add(dead.power)
                 perm = self.step(perm, Turn(dead.move, -dead.power))
                 continue
             turns.append(turn)
+            self.remember(turn, len(turns) - 1)
             tried.append({})
             perm = self.step(perm, turn)
             deepest = max(deepest, len(turns))
         return turns
+
+    def remember(self, turn: Turn, index: int) -> None:
+        self.earlier.append(self.last.get(turn.move))
+        self.last[turn.move] = index
+
+    def forget(self, turn: Turn) -> None:
+        before = self.earlier.pop()
+        if before is None:
+            del self.last[turn.move]
+        else:
+            self.last[turn.move] = before
 
     def step(self, perm: np.ndarray, turn: Turn) -> np.ndarray:
         """The next position; tracked only where legality depends on it."""
@@ -129,14 +158,32 @@ class _Scrambler:
             and self.legal(perm, move)
         )
 
+    WALK = 16
+    """Turns looked at one by one before :meth:`merges` asks the moves instead."""
+
     def merges(self, turns: list[Turn], move: str) -> bool:
-        """Whether ``move`` could slide back past commuting turns onto a turn of itself."""
-        for t in reversed(turns):
-            if t.move == move:
-                return True
-            if not self.commute(t.move, move):
+        """Whether ``move`` could slide back past commuting turns onto its latest turn.
+
+        It can unless a move that does not commute with it was turned since.
+        The few latest turns usually tell; past them, each such move's latest
+        turn is looked up, so a move commuting with long runs (a separate
+        swap) costs no walk through the whole scramble.
+        """
+        latest = self.last.get(move)
+        if latest is None:
+            return False
+        for index in range(len(turns) - 1, max(latest, len(turns) - 1 - self.WALK), -1):
+            if not self.commute(turns[index].move, move):
                 return False
-        return False
+        if latest >= len(turns) - 1 - self.WALK:
+            return True
+        return all(self.last.get(other, -1) < latest for other in self.blockers(move))
+
+    def blockers(self, move: str) -> list[str]:
+        """The moves that do not commute with ``move``."""
+        if move not in self._blockers:
+            self._blockers[move] = [m for m in self.turnable if m != move and not self.commute(m, move)]
+        return self._blockers[move]
 
     def commute(self, a: str, b: str) -> bool:
         key = (a, b) if a <= b else (b, a)

@@ -38,8 +38,8 @@ class State:
     def apply(self, turns: str | Turn | Sequence[Turn], *, check_legal: bool = True) -> State:
         """The state after playing ``turns`` (notation text, one turn, or a list).
 
-        On a puzzle with blockings every single step is checked for legality
-        unless ``check_legal`` is false.
+        On a puzzle with blockings every turn is checked for legality unless
+        ``check_legal`` is false (once per turn: a power is legal when its first step is).
         """
         if isinstance(turns, str):
             turns = self.puzzle.parse(turns)
@@ -48,12 +48,10 @@ class State:
         perm = self.perm
         for t in turns:
             if self.puzzle.blockings and check_legal:
-                step_perm = self.puzzle.turn_perm(Turn(t.move, 1 if t.power > 0 else -1))
-                for _ in range(abs(t.power)):
-                    _require_legal(self.puzzle, perm, t.move)
-                    perm = perm[step_perm]
-            else:
-                perm = perm[self.puzzle.turn_perm(t)]
+                # A move maps its turned part onto itself, so each step of a power is legal when the first
+                # is: one check per turn, not per step (R^1000000 is one check).
+                _require_legal(self.puzzle, perm, t.move)
+            perm = perm[self.puzzle.turn_perm(t)]
         return State(self.puzzle, perm)
 
     def is_solved(self) -> bool:

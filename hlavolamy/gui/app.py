@@ -98,7 +98,10 @@ def _screenshot(window: MainWindow, path: str, staging: Staging) -> int:
     play.show_solved.setChecked(staging.solved)
     window.show()
     if staging.scramble:
-        play.solve_page.scramble_moves.setValue(staging.scramble)
+        box = play.solve_page.scramble_moves
+        if not box.minimum() <= staging.scramble <= box.maximum():  # the box would clamp it silently
+            raise HlavolamyError(f"--scramble must be from {box.minimum()} to {box.maximum()}, not {staging.scramble}")
+        box.setValue(staging.scramble)
         play.solve_page.seed.setValue(staging.seed)
         play.solve_page.scramble()
     if staging.sequence:

@@ -181,12 +181,9 @@ class Document(QObject):
 
     def new(self, geometry: Geometry, params: Mapping[str, Any]) -> None:
         """A puzzle from a geometry's parameters (the New dialog)."""
-        try:
-            puzzle = geometry.build(**geometry.coerce(params))
-        except HlavolamyError:
-            raise
-        except ValueError as exc:  # Parameter.coerce names the parameter
-            raise PuzzleError(str(exc)) from None
+        from hlavolamy.plugins.manager import build_puzzle
+
+        puzzle = build_puzzle(geometry, params)
         self.reset(puzzle, geometry=geometry, designer=geometry.designer(puzzle))
 
     def new_design(self, geometry: Geometry) -> None:

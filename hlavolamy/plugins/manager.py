@@ -17,9 +17,10 @@ Folder plugins are imported under a private module name
 and packages keep working relative imports.
 
 A plugin that fails (import error, a hook that raises, a record that is not
-a :class:`Geometry`, a geometry name already taken) is logged, recorded in
-:attr:`PluginHost.failures` and skipped: one broken plugin never takes the
-program down.
+a :class:`Geometry`, a geometry name already taken, parameters the host
+cannot offer) is logged, recorded in :attr:`PluginHost.failures` and
+skipped: one broken plugin never takes the program down. A geometry that
+fails later, while building a puzzle, is contained by :func:`build_puzzle`.
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pluggy
 
@@ -42,9 +44,9 @@ import hlavolamy
 from hlavolamy.core.fileformat import PuzzleFile
 from hlavolamy.core.puzzle import PluginRecord, Puzzle, copy_puzzle
 from hlavolamy.core.state import State
-from hlavolamy.errors import HlavolamyError
+from hlavolamy.errors import HlavolamyError, PuzzleError
 from hlavolamy.plugins import hookspecs
-from hlavolamy.plugins.hookspecs import Geometry
+from hlavolamy.plugins.hookspecs import Geometry, Parameter
 from hlavolamy.plugins.recognise import borrowed_palette, move_correspondence
 
 log = logging.getLogger(__name__)
@@ -54,8 +56,40 @@ PATH_VARIABLE = "HLAVOLAMY_PLUGIN_PATH"
 MODULE_PREFIX = "hlavolamy_plugin_"
 
 
+PARAMETER_KINDS = (int, float, str, bool)
+"""The types a :class:`Parameter` may have (a form field and a command-line option exist for each)."""
+RESERVED_PARAMETERS = frozenset({"output", "help"})
+"""Names the host's own options take (``hlavolamy new GEOMETRY -o FILE``, ``--help``)."""
+
+
 class UnknownGeometryError(HlavolamyError):
     """A geometry was asked for that no loaded plugin provides."""
+
+
+class PluginError(HlavolamyError):
+    """A loaded plugin failed at work: its geometry raised or returned something that is not a puzzle."""
+
+
+def build_puzzle(geometry: Geometry, params: Mapping[str, Any]) -> Puzzle:
+    """``geometry.build`` with ``params`` coerced, its failures contained.
+
+    A ``ValueError`` is the plugin refusing a value (it names the parameter)
+    and becomes a :class:`PuzzleError`; any other exception, or a result that
+    is not a :class:`Puzzle`, is a :class:`PluginError` naming the geometry.
+    """
+    try:
+        puzzle = geometry.build(**geometry.coerce(params))
+    except HlavolamyError:
+        raise
+    except ValueError as exc:
+        raise PuzzleError(f"{geometry.name}: {exc}") from None
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - foreign code's errors are reported, not raised
+        log.info("geometry %s failed to build", geometry.name, exc_info=exc)
+        raise PluginError(f"geometry {geometry.name!r} failed to build a puzzle: {_describe(exc)}") from None
+    if not isinstance(puzzle, Puzzle):
+        raise PluginError(f"geometry {geometry.name!r} returned {type(puzzle).__name__} {_short(puzzle)} "
+                          "from build, not a Puzzle")
+    return puzzle
 
 
 @dataclass(frozen=True)
@@ -199,11 +233,33 @@ class PluginHost:
             return f"geometry name {record.name!r} is not a word (letters, digits, '_', '-')"
         if record.name in self.geometries:
             return f"geometry {record.name!r} is already provided by plugin {self._geometry_owner[record.name]!r}"
-        return None
+        return _parameters_problem(record)
 
     def _fail(self, name: str, source: str, error: str) -> None:
         log.warning("plugin %s (%s): %s; skipped", name, source, error)
         self.failures.append(PluginFailure(name, source, error))
+
+
+def _parameters_problem(record: Geometry) -> str | None:
+    """Why the geometry's parameters cannot become a form and command-line options, or None."""
+    parameters = record.parameters
+    if not isinstance(parameters, (tuple, list)):
+        return f"geometry {record.name!r}: parameters must be a tuple of Parameter, not {type(parameters).__name__}"
+    options: set[str] = set()
+    for p in parameters:
+        if not isinstance(p, Parameter):
+            return f"geometry {record.name!r}: parameter {_short(p)} is not a Parameter"
+        if not isinstance(p.name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", p.name):
+            return f"geometry {record.name!r}: parameter name {p.name!r} is not a word (letters, digits, '_')"
+        if p.name in RESERVED_PARAMETERS:
+            return f"geometry {record.name!r}: parameter name {p.name!r} is taken by the host's own --{p.name}"
+        option = p.name.replace("_", "-")
+        if option in options:
+            return f"geometry {record.name!r}: two parameters are both --{option}"
+        options.add(option)
+        if p.kind not in PARAMETER_KINDS:
+            return f"geometry {record.name!r}: parameter {p.name!r} has kind {_short(p.kind)}; use int, float, str or bool"
+    return None
 
 
 # -- discovery -------------------------------------------------------------------

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 from PyQt6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from hlavolamy.core.state import State
-from hlavolamy.errors import PuzzleError
 from hlavolamy.gui.canvas import StateCanvas
 from hlavolamy.gui.document import make_view
 from hlavolamy.gui.params import ParameterForm
@@ -110,9 +109,8 @@ class FieldsTab(QWidget):
         geometry = self.app.document.geometry
         if geometry is None or self.form is None:
             return
-        try:
-            puzzle = geometry.build(**geometry.coerce(self.form.values()))
-        except ValueError as exc:
-            raise PuzzleError(str(exc)) from None
+        from hlavolamy.plugins.manager import build_puzzle
+
+        puzzle = build_puzzle(geometry, self.form.values())
         self.app.document.replace_puzzle(puzzle, f"Rebuild {puzzle.name or geometry.name}")
         self.app.status(f"Rebuilt: {puzzle.n_cells} cells, {len(puzzle.moves)} moves")
