@@ -93,3 +93,15 @@ def test_cached_analysis_never_computes(tiny_puzzle):
     assert cached_analysis(tiny_puzzle) is None
     done = analyse(tiny_puzzle, three_cycles=False)
     assert cached_analysis(tiny_puzzle) is done
+
+
+def test_bench_solve_rows_for_shipped_and_plugin_made_puzzles(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "solve", "--only", "rubik2,skewb", "--positions", "2"]) == 0
+    rows = {line.split()[0]: line.split() for line in capsys.readouterr().out.splitlines()[1:]}
+    assert rows["rubik2"][1] == "exact" and rows["rubik2"][2] == "2/2"
+    assert rows["skewb"][2] == "colours" and rows["skewb"][3] == "2/2"  # "skewb (polyhedra)" made by the plugin
+
+
+def test_bench_solve_refuses_no_positions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "solve", "--positions", "0"]) == 2
+    assert "--positions" in capsys.readouterr().err

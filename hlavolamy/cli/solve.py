@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from typing import IO
 
 from hlavolamy.cli.common import (
@@ -20,7 +19,6 @@ from hlavolamy.core.limits import MAX_SCRAMBLE
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
-from hlavolamy.errors import HlavolamyError
 from hlavolamy.solve import MODES, names, solve
 
 
@@ -105,38 +103,4 @@ def run(args: argparse.Namespace) -> int:
             print(f"scramble: {start['scramble']}")
         print(f"solution: {text}")
         print(f"length: {solution.length} ({solution.strategy}, {solution.time:.2f} s, verified)")
-    return 0
-
-
-def bench_solve(args: argparse.Namespace, positions: int = 20, scramble_length: int = 200) -> int:
-    """``hlavolamy bench solve``: per shipped puzzle, ``positions`` seeded random positions solved exactly.
-
-    The first solve of a puzzle also builds its tables (chain, macro library,
-    set-ups: cached in the process, and on disk when the cache is on), so it
-    is shown apart ("first s"); mean and max time are over the other positions.
-    """
-    from hlavolamy.cli.bench import shipped_puzzles
-
-    print(f"{'puzzle':<24}{'solved':>8}{'mean len':>10}{'max len':>9}{'first s':>9}{'mean s':>8}{'max s':>8}"
-          "  strategies / errors")
-    for name, puzzle in shipped_puzzles(Path(args.puzzles)):
-        lengths, times, strategies, errors = [], [], set(), []
-        for seed in range(positions):
-            state = State.solved(puzzle).apply(random_scramble(puzzle, scramble_length, seed))
-            try:
-                solution = solve(puzzle, state)
-            except HlavolamyError as exc:
-                errors.append(str(exc))
-                continue
-            lengths.append(solution.length)
-            times.append(solution.time)
-            strategies.add(solution.strategy)
-        if lengths:
-            warm = times[1:] or times
-            print(f"{name:<24}{len(lengths):>5}/{positions:<2}{sum(lengths) / len(lengths):>10.1f}{max(lengths):>9}"
-                  f"{times[0]:>9.2f}{sum(warm) / len(warm):>8.2f}{max(warm):>8.2f}  {', '.join(sorted(strategies))}"
-                  + (f"; {errors[0][:60]}" if errors else ""), flush=True)
-        else:
-            print(f"{name:<24}{0:>5}/{positions:<2}{'-':>10}{'-':>9}{'-':>9}{'-':>8}{'-':>8}  "
-                  f"{errors[0][:80] if errors else ''}", flush=True)
     return 0
