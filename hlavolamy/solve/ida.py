@@ -57,7 +57,7 @@ _CHUNK = 50_000
 
 
 @dataclass(frozen=True)
-class _Steps:
+class Steps:
     """The single steps and the pruning automaton over them.
 
     ``after[s, g]`` is the pruning state after step ``g`` from state ``s``
@@ -127,20 +127,31 @@ def optimal(problem: Problem, *, nodes: int = NODES, seconds: float | None = Non
     tables = patterns(puzzle, problem.goal, problem.exact, cancel=cancel)
     if not tables:
         raise SearchFailed("no pattern database fits this puzzle")
-    steps = _steps(puzzle)
+    steps = step_automaton(puzzle)
     wildcards = problem.wildcards if problem.slack is None else problem.slack
-    deadline = None if seconds is None else time.monotonic() + seconds
-    search = _Search(problem, tables, steps, wildcards, nodes, cancel, deadline)
-    path = search.run(progress)
+    path = shortest_path(problem.labels, problem.goal, tables, steps, wildcards=wildcards, nodes=nodes,
+                         seconds=seconds, cancel=cancel, progress=progress)
     problem.play([steps.turns[g] for g in path])
 
 
-def _steps(puzzle: Puzzle) -> _Steps:
+def shortest_path(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], steps: Steps, *, wildcards: int = 0,
+                  nodes: int = NODES, seconds: float | None = None, cancel: CancelToken | None = None,
+                  progress: ProgressCallback | None = None) -> list[int]:
+    """Indices into ``steps.turns`` of a shortest way from ``labels`` to ``goal`` (at most ``wildcards`` off).
+
+    Raises :class:`SearchFailed` past ``nodes`` generated nodes or ``seconds`` of search.
+    """
+    deadline = None if seconds is None else time.monotonic() + seconds
+    search = _Search(labels, goal, tables, steps, wildcards, nodes, cancel or CancelToken(), deadline)
+    return search.run(progress)
+
+
+def step_automaton(puzzle: Puzzle) -> Steps:
     """Single steps (distinct permutations) and the pruning automaton (cached on the puzzle)."""
     key = "solve.ida.steps"
     if key not in puzzle.cache:
         turns, perms = step_perms(puzzle)
-        puzzle.cache[key] = _Steps(turns, perms, _automaton(puzzle, turns, perms))
+        puzzle.cache[key] = Steps(turns, perms, _automaton(puzzle, turns, perms))
     return puzzle.cache[key]
 
 
@@ -182,8 +193,8 @@ def _most_in_a_row(order: int, power: int) -> int:
 class _Search:
     """One breadth-first IDA*: levels of nodes as arrays, bounds raised until a solved node appears."""
 
-    def __init__(self, problem: Problem, tables: list[Pattern], steps: _Steps, wildcards: int, nodes: int,
-                 cancel: CancelToken, deadline: float | None):
+    def __init__(self, labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], steps: Steps, wildcards: int,
+                 nodes: int, cancel: CancelToken, deadline: float | None):
         self.tables = tables
         self.dist = [t.distances(wildcards) for t in tables]
         self.steps = steps
@@ -191,9 +202,9 @@ class _Search:
         self.budget = nodes
         self.cancel = cancel
         self.deadline = deadline
-        dtype = np.uint8 if max(problem.labels.max(), problem.goal.max()) < 256 else np.int32
-        self.start = problem.labels.astype(dtype)
-        self.goal = problem.goal.astype(dtype)
+        dtype = np.uint8 if max(labels.max(), goal.max()) < 256 else np.int32
+        self.start = labels.astype(dtype)
+        self.goal = goal.astype(dtype)
         ranks = [int(t.ranks(self.start)[0]) for t in tables]
         if min(ranks) < 0:
             raise SearchFailed("the position is outside a pattern the moves can reach")

@@ -175,6 +175,21 @@ def step_perms(puzzle: Puzzle) -> tuple[list[Turn], np.ndarray]:
     return turns, np.array(perms, dtype=np.intp).reshape(len(perms), puzzle.n_cells)
 
 
+def projection(name: str, puzzle: Puzzle, cells: np.ndarray, classes: np.ndarray, goal: np.ndarray,
+               perms: np.ndarray, *, cancel: CancelToken | None = None) -> Pattern:
+    """The pattern reading ``cells`` (in order) and showing ``classes[label]`` at each, steps ``perms``.
+
+    For projections chosen by other solvers (a phase's colouring, pieces of
+    several orbits together). Raises :class:`PatternTooBig` past
+    :data:`MAX_PATTERN_STATES` states or when no 64-bit key fits.
+    """
+    cells = np.asarray(cells, dtype=np.int64)
+    point_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
+    point_of[cells] = np.arange(cells.size)
+    return _build(_Projection(name, cells, point_of, np.asarray(classes, dtype=np.int64), 0),
+                  np.asarray(goal, dtype=np.int64), perms, cancel or CancelToken())
+
+
 # -- choosing projections --------------------------------------------------------
 
 
