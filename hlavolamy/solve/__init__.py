@@ -23,7 +23,7 @@ from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.simplify import simplify
 
-STRATEGIES = ("auto", "commutators", "search", "chain", "optimal")
+STRATEGIES = ("auto", "commutators", "search", "chain", "optimal", "phases")
 MODES = ("whole", "orbit-keep", "orbit-only")
 
 
