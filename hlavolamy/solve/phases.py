@@ -38,6 +38,7 @@ from hlavolamy.solve import pdb
 from hlavolamy.solve.ida import Steps, shortest_path, step_automaton
 from hlavolamy.solve.pdb import Pattern, PatternTooBig
 from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Strategy, register
 from hlavolamy.solve.search import SearchFailed
 
 MAX_PHASE = 10**11
@@ -237,3 +238,9 @@ def _outer_turn(turn: Turn) -> Turn:
 
 def _left(deadline: float | None) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+register(Strategy(
+    "phases", "two IDA* searches through a subgroup found from the moves (some moves, squares of the others)",
+    lambda problem, context: solve_phases(problem, cancel=context.cancel, progress=context.progress),
+    applies=lambda problem, context: problem.care is None and phases_feasible(problem.puzzle)))
