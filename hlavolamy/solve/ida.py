@@ -142,9 +142,21 @@ def shortest_path(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], s
 
     Raises :class:`SearchFailed` past ``nodes`` generated nodes or ``seconds`` of search.
     """
+    return shortest_paths(labels, goal, tables, steps, wildcards=wildcards, nodes=nodes, seconds=seconds,
+                          cancel=cancel, progress=progress)[0]
+
+
+def shortest_paths(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], steps: Steps, *,
+                   wildcards: int = 0, nodes: int = NODES, seconds: float | None = None,
+                   cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
+                   limit: int = 1, longest: int | None = None) -> list[list[int]]:
+    """Up to ``limit`` shortest ways (as :func:`shortest_path`), all of the least length, distinct end states.
+
+    With ``longest``, ways of more steps are not searched (:class:`SearchFailed` instead).
+    """
     deadline = None if seconds is None else time.monotonic() + seconds
     search = _Search(labels, goal, tables, steps, wildcards, nodes, cancel or CancelToken(), deadline)
-    return search.run(progress)
+    return search.run(progress, limit, longest)
 
 
 def step_automaton(puzzle: Puzzle) -> Steps:
@@ -216,19 +228,21 @@ class _Search:
         """Max over patterns of the distances; ``ranks`` has one leading row per pattern."""
         return np.max([d[r] for d, r in zip(self.dist, ranks)], axis=0)
 
-    def run(self, progress: ProgressCallback | None) -> list[int]:
+    def run(self, progress: ProgressCallback | None, limit: int = 1, longest: int | None = None) -> list[list[int]]:
         bound = max(1, int(self.heuristic(self.start_ranks[:, None])[0]))
         while True:
+            if longest is not None and bound > longest:
+                raise SearchFailed(f"no way of at most {longest} steps")
             report(progress, min(0.9, self.generated / max(self.budget, 1)), f"optimal: searching {bound} steps")
-            path, next_bound = self.iteration(bound)
-            if path is not None:
-                return path
+            paths, next_bound = self.iteration(bound, limit)
+            if paths:
+                return paths
             if next_bound is None:
                 raise SearchFailed("no sequence of moves solves this position")
             bound = next_bound
 
-    def iteration(self, bound: int) -> tuple[list[int] | None, int | None]:
-        """All nodes with ``depth + h <= bound``, level by level; a solution path or the next bound."""
+    def iteration(self, bound: int, limit: int = 1) -> tuple[list[list[int]], int | None]:
+        """All nodes with ``depth + h <= bound``, level by level; up to ``limit`` solution paths or the next bound."""
         rows = self.start[None, :]
         ranks = self.start_ranks[:, None]
         state = np.zeros(1, dtype=np.int32)
@@ -248,11 +262,11 @@ class _Search:
             rows, ranks, state, parent, step = _merge_duplicates(rows, ranks, state, parent, step)
             parents.append((parent, step))
             solved = self._solved(rows, ranks)
-            if solved is not None:
-                return _path(parents, solved), None
+            if solved.size:
+                return [_path(parents, int(node)) for node in solved[:limit]], None
             if not rows.shape[0]:
-                return None, next_bound
-        return None, bound + 1 if next_bound is None else min(next_bound, bound + 1)
+                return [], next_bound
+        return [], bound + 1 if next_bound is None else min(next_bound, bound + 1)
 
     def _expand(self, rows: np.ndarray, ranks: np.ndarray, state: np.ndarray, depth: int, bound: int, offset: int):
         """Children of a chunk of nodes within the bound, and the smallest ``f`` beyond it."""
@@ -275,14 +289,11 @@ class _Search:
         return (children, out_ranks, after[node, g], node + offset, g.astype(np.int32),
                 int(beyond.min()) if beyond.size else None)
 
-    def _solved(self, rows: np.ndarray, ranks: np.ndarray) -> int | None:
-        """Index of a node whose patterns all say 0 and whose labels are solved, if any."""
+    def _solved(self, rows: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """Indices of the nodes whose patterns all say 0 and whose labels are solved."""
         candidates = np.flatnonzero(self.heuristic(ranks) == 0)
-        if not candidates.size:
-            return None
         wrong = np.count_nonzero(rows[candidates] != self.goal, axis=1)
-        hit = np.flatnonzero(wrong <= self.wildcards)
-        return int(candidates[hit[0]]) if hit.size else None
+        return candidates[wrong <= self.wildcards]
 
 
 def _merge_duplicates(rows, ranks, state, parent, step):

@@ -35,7 +35,7 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.solve import pdb
-from hlavolamy.solve.ida import Steps, shortest_path, step_automaton
+from hlavolamy.solve.ida import shortest_paths, step_automaton
 from hlavolamy.solve.pdb import Pattern, PatternTooBig
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Strategy, register
@@ -47,6 +47,10 @@ MAX_CHOICES = 2**10
 """Most subgroups compared (each costs a Schreier-Sims): at most 10 moves of even order."""
 NODES = 4_000_000
 """Nodes each phase may generate before the strategy gives up."""
+FIRST_PHASES = 6
+"""Shortest phase-1 answers (ending in different positions) each finished by phase 2; the shortest total wins..."""
+RIVAL_NODES = 200_000
+"""...the phase 2 of each after the first within this many nodes (it only has to beat the first)."""
 _SQUARED = "_sq"
 
 
@@ -217,17 +221,28 @@ def solve_phases(problem: Problem, *, cancel: CancelToken | None = None,
     deadline = None if seconds is None else time.monotonic() + seconds
     report(progress, 0.3, "phases: phase 1")
     outer = step_automaton(puzzle)
-    path = shortest_path(tables.colouring[problem.labels], tables.colouring, tables.first, outer,
-                         nodes=NODES, seconds=_left(deadline), cancel=cancel)
-    problem.play([outer.turns[g] for g in path])
-    report(progress, 0.6, "phases: phase 2")
+    firsts = shortest_paths(tables.colouring[problem.labels], tables.colouring, tables.first, outer,
+                            nodes=NODES, seconds=_left(deadline), cancel=cancel, limit=FIRST_PHASES)
     inner = step_automaton(tables.inner)
-    try:
-        path = shortest_path(problem.labels, np.arange(puzzle.n_cells), tables.second, inner,
-                             nodes=NODES, seconds=_left(deadline), cancel=cancel)
-    except SearchFailed as exc:
-        raise PhasesFailed(f"phase 2: {exc}") from None
-    problem.play([_outer_turn(inner.turns[g]) for g in path])
+    best: list[Turn] | None = None
+    for k, first in enumerate(firsts):
+        report(progress, 0.4 + 0.5 * k / len(firsts), "phases: phase 2")
+        turns = [outer.turns[g] for g in first]
+        middle = problem.labels[puzzle.perm_of(turns)]
+        # each step costs at least 1: a phase 2 of more steps than this cannot beat the best so far
+        longest = None if best is None else puzzle.length(best) - puzzle.length(turns) - 1
+        try:
+            second = shortest_paths(middle, np.arange(puzzle.n_cells), tables.second, inner,
+                                    nodes=NODES if best is None else RIVAL_NODES, seconds=_left(deadline),
+                                    cancel=cancel, longest=longest)[0]
+        except SearchFailed as exc:
+            if best is None and k == len(firsts) - 1:
+                raise PhasesFailed(f"phase 2: {exc}") from None
+            continue
+        turns += [_outer_turn(inner.turns[g]) for g in second]
+        if best is None or puzzle.length(turns) < puzzle.length(best):
+            best = turns
+    problem.play(best)
 
 
 def _outer_turn(turn: Turn) -> Turn:
