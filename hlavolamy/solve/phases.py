@@ -47,10 +47,11 @@ MAX_CHOICES = 2**10
 """Most subgroups compared (each costs a Schreier-Sims): at most 10 moves of even order."""
 NODES = 4_000_000
 """Nodes each phase may generate before the strategy gives up."""
-FIRST_PHASES = 6
+FIRST_PHASES = 4
 """Shortest phase-1 answers (ending in different positions) each finished by phase 2; the shortest total wins..."""
 RIVAL_NODES = 200_000
-"""...the phase 2 of each after the first within this many nodes (it only has to beat the first)."""
+"""...each phase 2 searched within this many nodes (and no longer than the best so far beats); only when
+none finishes does the first get the whole :data:`NODES`."""
 _SQUARED = "_sq"
 
 
@@ -138,15 +139,27 @@ def _order(puzzle: Puzzle) -> int:
 
 
 def _tables(puzzle: Puzzle, group: Subgroup, cancel: CancelToken) -> _Tables:
+    """Built once per set of moves and kept on disk (without the inner puzzle, which is rebuilt)."""
     def build() -> _Tables:
         inner = _inner_puzzle(puzzle, group.squared)
         colouring = orbit_labels(inner)
         first = _colouring_patterns(puzzle, colouring, cancel)
         if math.prod(p.size for p in first) < group.index:
             raise PhasesFailed("the phase-1 colouring does not tell the cosets of the subgroup apart")
-        return _Tables(inner, colouring, first, _piece_patterns(inner, cancel))
+        second = _piece_patterns(inner, cancel)
+        for pattern in first + second:
+            pattern.distances()  # computed now, so the disk keeps them too
+        return _Tables(inner, colouring, first, second)
 
-    return memo(puzzle, "solve.phases.tables", build)
+    def decode(stored: tuple) -> _Tables:
+        colouring, first, second = stored
+        if not all(isinstance(p, Pattern) for p in first + second):
+            raise TypeError("not pattern databases")
+        return _Tables(_inner_puzzle(puzzle, group.squared), colouring, first, second)
+
+    return memo(puzzle, "solve.phases.tables", lambda: on_disk(
+        puzzle, "solve.phases.tables", build, allowed=(Pattern, pdb.Form), expect=tuple,
+        encode=lambda t: (t.colouring, t.first, t.second), decode=decode))
 
 
 def _colouring_patterns(puzzle: Puzzle, colouring: np.ndarray, cancel: CancelToken) -> list[Pattern]:
@@ -223,26 +236,32 @@ def solve_phases(problem: Problem, *, cancel: CancelToken | None = None,
     outer = step_automaton(puzzle)
     firsts = shortest_paths(tables.colouring[problem.labels], tables.colouring, tables.first, outer,
                             nodes=NODES, seconds=_left(deadline), cancel=cancel, limit=FIRST_PHASES)
-    inner = step_automaton(tables.inner)
     best: list[Turn] | None = None
-    for k, first in enumerate(firsts):
+    for k, first in enumerate(firsts):  # quick tries first: some phase-1 answers leave an easy phase 2
         report(progress, 0.4 + 0.5 * k / len(firsts), "phases: phase 2")
-        turns = [outer.turns[g] for g in first]
-        middle = problem.labels[puzzle.perm_of(turns)]
-        # each step costs at least 1: a phase 2 of more steps than this cannot beat the best so far
-        longest = None if best is None else puzzle.length(best) - puzzle.length(turns) - 1
-        try:
-            second = shortest_paths(middle, np.arange(puzzle.n_cells), tables.second, inner,
-                                    nodes=NODES if best is None else RIVAL_NODES, seconds=_left(deadline),
-                                    cancel=cancel, longest=longest)[0]
-        except SearchFailed as exc:
-            if best is None and k == len(firsts) - 1:
-                raise PhasesFailed(f"phase 2: {exc}") from None
-            continue
-        turns += [_outer_turn(inner.turns[g]) for g in second]
-        if best is None or puzzle.length(turns) < puzzle.length(best):
-            best = turns
+        best = _shorter(problem, tables, [outer.turns[g] for g in first], best, RIVAL_NODES, deadline, cancel)
+    if best is None:
+        best = _shorter(problem, tables, [outer.turns[g] for g in firsts[0]], None, NODES, deadline, cancel)
+    if best is None:
+        raise PhasesFailed(f"phase 2 found nothing within {NODES} nodes")
     problem.play(best)
+
+
+def _shorter(problem: Problem, tables: _Tables, first: list[Turn], best: list[Turn] | None, nodes: int,
+             deadline: float | None, cancel: CancelToken) -> list[Turn] | None:
+    """``first`` finished by phase 2 if that is shorter than ``best`` and found within ``nodes``; else ``best``."""
+    puzzle = problem.puzzle
+    inner = step_automaton(tables.inner)
+    middle = problem.labels[puzzle.perm_of(first)]
+    # each step costs at least 1: a phase 2 of more steps than this cannot beat the best so far
+    longest = None if best is None else puzzle.length(best) - puzzle.length(first) - 1
+    try:
+        second = shortest_paths(middle, np.arange(puzzle.n_cells), tables.second, inner, nodes=nodes,
+                                seconds=_left(deadline), cancel=cancel, longest=longest)[0]
+    except SearchFailed:
+        return best
+    turns = first + [_outer_turn(inner.turns[g]) for g in second]
+    return turns if best is None or puzzle.length(turns) < puzzle.length(best) else best
 
 
 def _outer_turn(turn: Turn) -> Turn:
