@@ -97,6 +97,12 @@ def phases_feasible(puzzle: Puzzle) -> bool:
 
 
 def _choose(puzzle: Puzzle) -> Subgroup | None:
+    """The subgroup with the smallest ``max([G:H], |H|)``, trying kept sets by size.
+
+    ``|H|`` only grows with the kept set, so once a kept set gives ``|H|``
+    at least the square root of ``|G|`` (where the score rises with ``|H|``)
+    no larger set containing it is tried.
+    """
     order = group_order(puzzle)
     if not order.exact or order.value > MAX_PHASE**2:
         return None
@@ -105,20 +111,34 @@ def _choose(puzzle: Puzzle) -> Subgroup | None:
         return None
     n_orbits = len(pieces(puzzle).orbits)
     best: tuple[int, Subgroup] | None = None
-    for squares in itertools.product((False, True), repeat=len(even)):
-        squared = tuple(m for m, sq in zip(even, squares) if sq)
-        if not squared:
-            continue
-        inner = _inner_puzzle(puzzle, squared)
-        if len(pieces(inner).orbits) == n_orbits:
-            continue  # the colouring cannot see the phase
-        h = _order(inner)
-        index = order.value // h
-        score = max(h, index)
-        if score <= MAX_PHASE and (best is None or score < best[0]):
-            kept = tuple(m for m in puzzle.moves if m not in squared)
-            best = (score, Subgroup(kept, squared, h, index))
-    return None if best is None else best[1]
+    too_big: list[set[str]] = []
+    for size in range(len(even)):
+        for kept_even in itertools.combinations(even, size):
+            if any(big <= set(kept_even) for big in too_big):
+                continue
+            squared = tuple(m for m in even if m not in kept_even)
+            inner = _inner_puzzle(puzzle, squared)
+            if len(pieces(inner).orbits) == n_orbits:
+                continue  # the colouring cannot see the phase
+            h = _order(inner)
+            if h * h >= order.value:
+                too_big.append(set(kept_even))
+            score = max(h, order.value // h)
+            if score <= MAX_PHASE and (best is None or score < best[0]):
+                best = (score, Subgroup((), squared, h, order.value // h))
+    return None if best is None else _widest(puzzle, best[1])
+
+
+def _widest(puzzle: Puzzle, group: Subgroup) -> Subgroup:
+    """The same subgroup with every squared move kept whole that it already contains: more generators,
+    shorter phase-2 answers (``<U, D2, R2, L2, F2, B2>`` is ``<U, D, R2, L2, F2, B2>``)."""
+    squared = list(group.squared)
+    for m in group.squared:
+        trial = tuple(x for x in squared if x != m)
+        if _order(_inner_puzzle(puzzle, trial)) == group.order:
+            squared.remove(m)
+    kept = tuple(m for m in puzzle.moves if m not in squared)
+    return Subgroup(kept, tuple(squared), group.order, group.index)
 
 
 def _inner_puzzle(puzzle: Puzzle, squared: tuple[str, ...]) -> Puzzle:
@@ -197,7 +217,8 @@ def _piece_patterns(inner: Puzzle, cancel: CancelToken) -> list[Pattern]:
     out = []
     goal = np.arange(inner.n_cells)
     for g in groups:
-        cells = np.concatenate([po.cells.ravel() for po in g])
+        # a piece that cannot turn inside H is told by one cell: shorter keys, smaller rows
+        cells = np.concatenate([po.cells[:, 0] if len(po.orientation_group) == 1 else po.cells.ravel() for po in g])
         classes = np.zeros(inner.n_cells, dtype=np.int64)
         firsts = np.concatenate([po.cells[:, 0] for po in g])
         classes[firsts] = np.arange(1, firsts.size + 1)
