@@ -310,4 +310,4 @@ def _left(deadline: float | None) -> float | None:
 register(Strategy(
     "phases", "two IDA* searches through a subgroup found from the moves (some moves, squares of the others)",
     lambda problem, context: solve_phases(problem, cancel=context.cancel, progress=context.progress),
-    applies=lambda problem, context: problem.care is None and phases_feasible(problem.puzzle)))
+    applies=lambda problem, context: problem.care is None and phases_feasible(problem.puzzle, context.cancel)))
