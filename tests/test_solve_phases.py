@@ -1,5 +1,6 @@
 """The phases strategy: a subgroup found from the moves, phase 1 to its coset, phase 2 inside it."""
 
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -8,12 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hlavolamy.analysis.independent import generators
+from hlavolamy.analysis import memo
 from hlavolamy.analysis.membership import group_order
 from hlavolamy.analysis.orbits import orbit_labels
 from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.solve import solve
+from hlavolamy.solve import phases
 from hlavolamy.solve.phases import PhasesFailed, phases_feasible, solve_phases, subgroup
 from hlavolamy.solve.problem import Problem
 
@@ -93,3 +96,24 @@ def test_auto_takes_the_phases_on_the_3x3x3(rubik3):
     colours = np.asarray(rubik3.colour_ids)[_scrambled(rubik3, 11, 200).perm]
     solution = solve(rubik3, colours)
     assert solution.verified and solution.strategy == "phases" and solution.length <= 45
+
+
+def test_tables_come_back_from_the_disk_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("HLAVOLAMY_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(memo, "_shared", OrderedDict())
+    built = load_puzzle(PUZZLES / "rubik2.json").puzzle
+    state = _scrambled(built, 3)
+    first = Problem.from_input(built, state)
+    solve_phases(first)
+    # a "new process": nothing in memory, and building is refused, so the tables must come from the disk
+    monkeypatch.setattr(memo, "_shared", OrderedDict())
+    monkeypatch.setattr(phases, "_colouring_patterns", _refuse)
+    monkeypatch.setattr(phases, "_choose", _refuse)
+    loaded = load_puzzle(PUZZLES / "rubik2.json").puzzle
+    again = Problem.from_input(loaded, state)
+    solve_phases(again)
+    assert again.turns == first.turns and again.replays_to_goal(again.turns)
+
+
+def _refuse(*args, **kwargs):
+    raise AssertionError("rebuilt instead of loaded from the disk cache")
