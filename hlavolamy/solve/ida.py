@@ -58,7 +58,7 @@ _CHUNK = 50_000
 
 
 @dataclass(frozen=True)
-class _Steps:
+class Steps:
     """The single steps and the pruning automaton over them.
 
     ``after[s, g]`` is the pruning state after step ``g`` from state ``s``
@@ -128,20 +128,43 @@ def optimal(problem: Problem, *, nodes: int = NODES, seconds: float | None = Non
     tables = patterns(puzzle, problem.goal, problem.exact, cancel=cancel)
     if not tables:
         raise SearchFailed("no pattern database fits this puzzle")
-    steps = _steps(puzzle)
+    steps = step_automaton(puzzle)
     wildcards = problem.wildcards if problem.slack is None else problem.slack
-    deadline = None if seconds is None else time.monotonic() + seconds
-    search = _Search(problem, tables, steps, wildcards, nodes, cancel, deadline)
-    path = search.run(progress)
+    path = shortest_path(problem.labels, problem.goal, tables, steps, wildcards=wildcards, nodes=nodes,
+                         seconds=seconds, cancel=cancel, progress=progress)
     problem.play([steps.turns[g] for g in path])
 
 
-def _steps(puzzle: Puzzle) -> _Steps:
+def shortest_path(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], steps: Steps, *, wildcards: int = 0,
+                  nodes: int = NODES, seconds: float | None = None, cancel: CancelToken | None = None,
+                  progress: ProgressCallback | None = None) -> list[int]:
+    """Indices into ``steps.turns`` of a shortest way from ``labels`` to ``goal`` (at most ``wildcards`` off).
+
+    Raises :class:`SearchFailed` past ``nodes`` generated nodes or ``seconds`` of search.
+    """
+    return shortest_paths(labels, goal, tables, steps, wildcards=wildcards, nodes=nodes, seconds=seconds,
+                          cancel=cancel, progress=progress)[0]
+
+
+def shortest_paths(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], steps: Steps, *,
+                   wildcards: int = 0, nodes: int = NODES, seconds: float | None = None,
+                   cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
+                   limit: int = 1, longest: int | None = None) -> list[list[int]]:
+    """Up to ``limit`` shortest ways (as :func:`shortest_path`), all of the least length, distinct end states.
+
+    With ``longest``, ways of more steps are not searched (:class:`SearchFailed` instead).
+    """
+    deadline = None if seconds is None else time.monotonic() + seconds
+    search = _Search(labels, goal, tables, steps, wildcards, nodes, cancel or CancelToken(), deadline)
+    return search.run(progress, limit, longest)
+
+
+def step_automaton(puzzle: Puzzle) -> Steps:
     """Single steps (distinct permutations) and the pruning automaton (cached on the puzzle)."""
     key = "solve.ida.steps"
     if key not in puzzle.cache:
         turns, perms = step_perms(puzzle)
-        puzzle.cache[key] = _Steps(turns, perms, _automaton(puzzle, turns, perms))
+        puzzle.cache[key] = Steps(turns, perms, _automaton(puzzle, turns, perms))
     return puzzle.cache[key]
 
 
@@ -183,8 +206,8 @@ def _most_in_a_row(order: int, power: int) -> int:
 class _Search:
     """One breadth-first IDA*: levels of nodes as arrays, bounds raised until a solved node appears."""
 
-    def __init__(self, problem: Problem, tables: list[Pattern], steps: _Steps, wildcards: int, nodes: int,
-                 cancel: CancelToken, deadline: float | None):
+    def __init__(self, labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], steps: Steps, wildcards: int,
+                 nodes: int, cancel: CancelToken, deadline: float | None):
         self.tables = tables
         self.dist = [t.distances(wildcards) for t in tables]
         self.steps = steps
@@ -192,9 +215,9 @@ class _Search:
         self.budget = nodes
         self.cancel = cancel
         self.deadline = deadline
-        dtype = np.uint8 if max(problem.labels.max(), problem.goal.max()) < 256 else np.int32
-        self.start = problem.labels.astype(dtype)
-        self.goal = problem.goal.astype(dtype)
+        dtype = np.uint8 if max(labels.max(), goal.max()) < 256 else np.int32
+        self.start = labels.astype(dtype)
+        self.goal = goal.astype(dtype)
         ranks = [int(t.ranks(self.start)[0]) for t in tables]
         if min(ranks) < 0:
             raise SearchFailed("the position is outside a pattern the moves can reach")
@@ -205,19 +228,21 @@ class _Search:
         """Max over patterns of the distances; ``ranks`` has one leading row per pattern."""
         return np.max([d[r] for d, r in zip(self.dist, ranks)], axis=0)
 
-    def run(self, progress: ProgressCallback | None) -> list[int]:
+    def run(self, progress: ProgressCallback | None, limit: int = 1, longest: int | None = None) -> list[list[int]]:
         bound = max(1, int(self.heuristic(self.start_ranks[:, None])[0]))
         while True:
+            if longest is not None and bound > longest:
+                raise SearchFailed(f"no way of at most {longest} steps")
             report(progress, min(0.9, self.generated / max(self.budget, 1)), f"optimal: searching {bound} steps")
-            path, next_bound = self.iteration(bound)
-            if path is not None:
-                return path
+            paths, next_bound = self.iteration(bound, limit)
+            if paths:
+                return paths
             if next_bound is None:
                 raise SearchFailed("no sequence of moves solves this position")
             bound = next_bound
 
-    def iteration(self, bound: int) -> tuple[list[int] | None, int | None]:
-        """All nodes with ``depth + h <= bound``, level by level; a solution path or the next bound."""
+    def iteration(self, bound: int, limit: int = 1) -> tuple[list[list[int]], int | None]:
+        """All nodes with ``depth + h <= bound``, level by level; up to ``limit`` solution paths or the next bound."""
         rows = self.start[None, :]
         ranks = self.start_ranks[:, None]
         state = np.zeros(1, dtype=np.int32)
@@ -237,11 +262,11 @@ class _Search:
             rows, ranks, state, parent, step = _merge_duplicates(rows, ranks, state, parent, step)
             parents.append((parent, step))
             solved = self._solved(rows, ranks)
-            if solved is not None:
-                return _path(parents, solved), None
+            if solved.size:
+                return [_path(parents, int(node)) for node in solved[:limit]], None
             if not rows.shape[0]:
-                return None, next_bound
-        return None, bound + 1 if next_bound is None else min(next_bound, bound + 1)
+                return [], next_bound
+        return [], bound + 1 if next_bound is None else min(next_bound, bound + 1)
 
     def _expand(self, rows: np.ndarray, ranks: np.ndarray, state: np.ndarray, depth: int, bound: int, offset: int):
         """Children of a chunk of nodes within the bound, and the smallest ``f`` beyond it."""
@@ -264,14 +289,11 @@ class _Search:
         return (children, out_ranks, after[node, g], node + offset, g.astype(np.int32),
                 int(beyond.min()) if beyond.size else None)
 
-    def _solved(self, rows: np.ndarray, ranks: np.ndarray) -> int | None:
-        """Index of a node whose patterns all say 0 and whose labels are solved, if any."""
+    def _solved(self, rows: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """Indices of the nodes whose patterns all say 0 and whose labels are solved."""
         candidates = np.flatnonzero(self.heuristic(ranks) == 0)
-        if not candidates.size:
-            return None
         wrong = np.count_nonzero(rows[candidates] != self.goal, axis=1)
-        hit = np.flatnonzero(wrong <= self.wildcards)
-        return int(candidates[hit[0]]) if hit.size else None
+        return candidates[wrong <= self.wildcards]
 
 
 def _merge_duplicates(rows, ranks, state, parent, step):

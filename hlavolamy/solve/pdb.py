@@ -63,7 +63,7 @@ class PatternTooBig(Exception):
 
 
 @dataclass(frozen=True)
-class _Form:
+class Form:
     """How a pattern writes a projected state as a row of small integers.
 
     Dense: the class at every point (``radix`` classes). By points: the
@@ -127,7 +127,7 @@ class Pattern:
     name: str
     cells: np.ndarray
     classes: np.ndarray
-    form: _Form
+    form: Form
     keys: np.ndarray
     table: np.ndarray
     off: np.ndarray
@@ -173,6 +173,21 @@ def step_perms(puzzle: Puzzle) -> tuple[list[Turn], np.ndarray]:
         turns.append(t)
         perms.append(p)
     return turns, np.array(perms, dtype=np.intp).reshape(len(perms), puzzle.n_cells)
+
+
+def projection(name: str, puzzle: Puzzle, cells: np.ndarray, classes: np.ndarray, goal: np.ndarray,
+               perms: np.ndarray, *, cancel: CancelToken | None = None) -> Pattern:
+    """The pattern reading ``cells`` (in order) and showing ``classes[label]`` at each, steps ``perms``.
+
+    For projections chosen by other solvers (a phase's colouring, pieces of
+    several orbits together). Raises :class:`PatternTooBig` past
+    :data:`MAX_PATTERN_STATES` states or when no 64-bit key fits.
+    """
+    cells = np.asarray(cells, dtype=np.int64)
+    point_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
+    point_of[cells] = np.arange(cells.size)
+    return _build(_Projection(name, cells, point_of, np.asarray(classes, dtype=np.int64), 0),
+                  np.asarray(goal, dtype=np.int64), perms, cancel or CancelToken())
 
 
 # -- choosing projections --------------------------------------------------------
@@ -318,19 +333,19 @@ def _build(proj: _Projection, goal: np.ndarray, perms: np.ndarray, cancel: Cance
     return Pattern(proj.name, proj.cells, proj.classes, form, keys, table, off)
 
 
-def _form(goal_classes: np.ndarray, action: np.ndarray) -> _Form:
+def _form(goal_classes: np.ndarray, action: np.ndarray) -> Form:
     """Dense when the classes of all points make a key that fits; else by points when each class shows once."""
     n = goal_classes.size
     radix = int(goal_classes.max()) + 1
     if radix <= 256 and radix**n < _KEY_LIMIT:
-        return _Form(action, radix, False)
+        return Form(action, radix, False)
     tracked = goal_classes[goal_classes > 0]
     if n < 256 and tracked.size == radix - 1 == np.unique(tracked).size and n**tracked.size < _KEY_LIMIT:
-        return _Form(action, radix, True)
+        return Form(action, radix, True)
     raise PatternTooBig("no key of 64 bits fits this pattern")
 
 
-def _enumerate(start: np.ndarray, form: _Form, cancel: CancelToken) -> np.ndarray:
+def _enumerate(start: np.ndarray, form: Form, cancel: CancelToken) -> np.ndarray:
     """Every projected state reachable from ``start`` (rows), breadth first, all steps at once.
 
     Small key spaces mark keys in a flat array (a chunk's new keys found
