@@ -18,7 +18,10 @@ new strategy is one module plus one line here.
   quickly; then ``optimal`` within a node and time budget where the group
   (or its colourings) is small enough; else for whole puzzles of at most
   :data:`CHAIN_AUTO_CELLS` moved cells the shorter of ``chain`` and
-  ``commutators``; else ``commutators`` with ``chain`` behind it.
+  ``insertion``; else ``insertion`` with ``chain`` behind it.
+* ``insertion`` — :mod:`~hlavolamy.solve.insertion`: ``commutators`` with
+  each macro inserted anywhere in the solution so far, the rest of the
+  solution acting as its set-up.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import time
 
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.errors import HlavolamyError, UnreachableError
-from hlavolamy.solve import chain, commutators, ida, search  # noqa: F401  (each registers its strategy)
+from hlavolamy.solve import chain, commutators, ida, insertion, search  # noqa: F401  (each registers its strategy)
 from hlavolamy.solve.ida import AUTO_NODES, AUTO_SECONDS, optimal
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register, strategy
@@ -95,12 +98,15 @@ def _moved_cells(problem: Problem) -> int:
 
 
 def _shortest(problem: Problem, context: Context) -> str:
-    """Small puzzles: the shorter of the chain and the commutators. Otherwise commutators, chain behind them.
+    """Small puzzles: the shorter of the chain and insertion. Otherwise insertion, chain behind it.
+
+    Insertion is the commutators strategy with each macro placed where the
+    solution so far sets it up best.
 
     The chain never gets stuck where it fits, so it also rescues a stuck
     decomposition. Returns the name of the strategy whose answer won.
     """
-    rivals = ["chain", "commutators"] if _moved_cells(problem) <= CHAIN_AUTO_CELLS else ["commutators"]
+    rivals = ["chain", "insertion"] if _moved_cells(problem) <= CHAIN_AUTO_CELLS else ["insertion"]
     attempts: list[tuple[Problem, str]] = []
     failure: HlavolamyError | None = None
     for name in rivals:
