@@ -98,21 +98,33 @@ class _GroupMoves:
         return self.inverses[key]
 
 
-def runs(turns: list[Turn], moves: _GroupMoves, codes: list[int]) -> _Runs:
-    """Group the ``len(turns) + 1`` places into runs of equal suffix action on the group (see :class:`_Runs`)."""
-    n = moves.cells.size
-    touching = [(i, inv) for i, t in enumerate(turns) if (inv := moves.inverse(t)) is not None]
-    inverse = np.empty((len(touching) + 1, n), dtype=np.int64)
-    current = np.arange(n)
-    inverse[-1] = current
-    for d in range(len(touching) - 1, -1, -1):
-        current = current[touching[d][1]]
-        inverse[d] = current
-    cuts = np.array([i for i, _ in touching], dtype=np.int64)
-    lo = np.concatenate([[0], cuts + 1])
-    hi = np.concatenate([cuts, [len(turns)]])
-    code = np.array(codes + [-1], dtype=np.int64)  # code[-1] (before place 0) and code[len] are "none"
-    return _Runs(inverse, lo, hi, code[lo - 1], code[lo], code[hi - 1], code[hi])
+class _Sequence:
+    """The turns with, per turn, its code and its inverse action on the group (None: it leaves the group alone)."""
+
+    def __init__(self, turns: list[Turn], moves: _GroupMoves, codes: _Codes):
+        self.moves, self.codes = moves, codes
+        self.code = [codes.of(t) for t in turns]
+        self.action = [moves.inverse(t) for t in turns]
+
+    def insert(self, place: int, word: list[Turn]) -> None:
+        self.code[place:place] = [self.codes.of(t) for t in word]
+        self.action[place:place] = [self.moves.inverse(t) for t in word]
+
+    def runs(self) -> _Runs:
+        """Group the places into runs of equal suffix action on the group (see :class:`_Runs`)."""
+        n = self.moves.cells.size
+        cuts = [i for i, inv in enumerate(self.action) if inv is not None]
+        inverse = np.empty((len(cuts) + 1, n), dtype=np.int64)
+        current = np.arange(n)
+        inverse[-1] = current
+        for d in range(len(cuts) - 1, -1, -1):
+            current = current[self.action[cuts[d]]]
+            inverse[d] = current
+        at = np.array(cuts, dtype=np.int64)
+        lo = np.concatenate([[0], at + 1])
+        hi = np.concatenate([at, [len(self.code)]])
+        code = np.array(self.code + [-1], dtype=np.int64)  # code[-1] (before place 0) and code[len] are "none"
+        return _Runs(inverse, lo, hi, code[lo - 1], code[lo], code[hi - 1], code[hi])
 
 
 @dataclass
@@ -153,12 +165,16 @@ def candidates(table: GroupTable, count: int, codes: _Codes) -> _Candidates:
                        undo_first, undo_last)
 
 
-def best_insertion(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, where: _Runs,
-                   cand: _Candidates) -> tuple[int, int, int, float] | None:
-    """The (run, candidate, place, gain per turn) that makes most cells right per turn; None if none gains.
+def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, where: _Runs,
+                    cand: _Candidates, most: int = 64) -> list[tuple[int, int, int]]:
+    """(run, candidate, place) of insertions that gain most cells per turn, best first; [] if none gains.
 
     ``labels``, ``goal`` and ``care`` are the group's final labels, goal and
     counted cells in local indices, each with one sentinel entry appended.
+    Several are returned when they move disjoint final cells from different
+    runs: then each keeps its gain whatever the others do (inserting one
+    only relabels the cells it moves, for the places before it), so one
+    scoring serves them all.
     """
     n = labels.size - 1
     inverse = np.concatenate([where.inverse, np.full((where.inverse.shape[0], 1), n)], axis=1)
@@ -177,13 +193,24 @@ def best_insertion(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, where
              + (where.after_lo[:, None] == cand.undo_last[None]))
     at_hi = ((where.before_hi[:, None] == cand.undo_first[None]).astype(np.int64)
              + (where.after_hi[:, None] == cand.undo_last[None]))
-    saved = 2 * np.maximum(at_lo, at_hi)
-    score = gain / np.maximum(1, cand.cost[None] - saved)
-    d, c = np.unravel_index(int(np.argmax(score)), score.shape)
-    if gain[d, c] <= 0:
-        return None
-    place = int(where.lo[d] if at_lo[d, c] >= at_hi[d, c] else where.hi[d])
-    return int(d), int(c), place, float(score[d, c])
+    score = gain / np.maximum(1, cand.cost[None] - 2 * np.maximum(at_lo, at_hi))
+    flat = score.ravel()
+    top = np.argpartition(-flat, min(most, flat.size - 1))[:most] if flat.size > most else np.arange(flat.size)
+    chosen: list[tuple[int, int, int]] = []
+    used_runs: set[int] = set()
+    used_cells = np.zeros(n + 1, dtype=bool)
+    for k in top[np.argsort(-flat[top], kind="stable")]:
+        d, c = divmod(int(k), cand.rows.size)
+        if gain[d, c] <= 0:
+            break
+        moved = inverse[d, cand.positions[c]]
+        moved = moved[moved < n]
+        if d in used_runs or used_cells[moved].any():
+            continue
+        used_runs.add(d)
+        used_cells[moved] = True
+        chosen.append((d, c, int(where.lo[d] if at_lo[d, c] >= at_hi[d, c] else where.hi[d])))
+    return chosen
 
 
 def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
@@ -194,9 +221,8 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
     once no insertion gains.
     """
     puzzle, cells = problem.puzzle, table.cells
-    moves = _GroupMoves(puzzle, cells)
     codes = _Codes(puzzle)
-    turn_codes = [codes.of(t) for t in problem.turns]
+    sequence = _Sequence(problem.turns, _GroupMoves(puzzle, cells), codes)
     goal = np.append(problem.goal[cells], -1)
     care = np.ones(cells.size + 1, dtype=bool) if problem.care is None else np.append(problem.care[cells], True)
     width = table.positions.shape[1]
@@ -207,18 +233,19 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
         labels = np.append(problem.labels[cells], -1)
         if np.all((labels == goal) | ~care) or problem.is_solved():
             return True
-        where = runs(problem.turns, moves, turn_codes)
+        where = sequence.runs()
         count = min(MAX_CANDIDATES, max(MIN_CANDIDATES, SCORED_CELLS // (width * where.lo.size)))
         if count > pool.rows.size and pool.rows.size < table.cost.size:
             pool = candidates(table, count, codes)
         cand = pool if count >= pool.rows.size else _head(pool, count)
-        found = best_insertion(labels, goal, care, where, cand)
-        if found is None:
+        found = best_insertions(labels, goal, care, where, cand)
+        if not found:
             break
-        d, c, place, _ = found
-        word = table.word(int(cand.rows[c]))
-        _insert(problem, cells, where.inverse[d], word, place, table, int(cand.rows[c]))
-        turn_codes[place:place] = [codes.of(t) for t in word]
+        for d, c, place in sorted(found, key=lambda f: -f[2]):  # later places first: earlier ones stay valid
+            row = int(cand.rows[c])
+            word = table.word(row)
+            _insert(problem, cells, where.inverse[d], word, place, table, row)
+            sequence.insert(place, word)
     return solve_group(problem, table, cancel=cancel)
 
 
