@@ -130,16 +130,17 @@ def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None =
 
 def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,
                      progress: ProgressCallback | None = None, only: int | None = None,
-                     group_solver: GroupSolver = solve_group) -> None:
+                     group_solver: GroupSolver = solve_group, planner: Callable[..., Plan] | None = None) -> None:
     """Solve ``problem`` in place: phase 0, then group by group. ``only``: one group, no phase 0.
 
     ``group_solver`` finishes one group with its table (appending conjugates,
-    or inserting them: :func:`~hlavolamy.solve.insertion.insert_group`).
+    or inserting them: :func:`~hlavolamy.solve.insertion.insert_group`);
+    ``planner`` makes the groups and tables (default :func:`plan`).
     Raises :class:`Stuck` when a group cannot be finished by its macros.
     """
     if problem.is_solved():
         return
-    p = plan(problem.puzzle, cancel=cancel)
+    p = (planner or plan)(problem.puzzle, cancel=cancel)
     if only is None:
         report(progress, 0.05, "phase 0: frozen cells and parities")
         try:

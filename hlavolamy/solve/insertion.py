@@ -27,6 +27,7 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, reduce_power
 from hlavolamy.solve.commutators import solve_whole
 from hlavolamy.solve.greedy import GroupTable, solve_group
+from hlavolamy.solve.pairing import paired_plan
 from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.registry import Context, Strategy, register
 
@@ -277,8 +278,9 @@ def _insert(problem: Problem, cells: np.ndarray, inverse: np.ndarray, word: list
 
 
 def solve_by_insertion(problem: Problem, context: Context) -> None:
-    """The commutators strategy (phase 0, then group by group) with every group finished by insertion."""
-    solve_whole(problem, context, insert_group)
+    """The commutators strategy (phase 0, then group by group) with groups paired where a macro joins
+    them cheaply (:mod:`~hlavolamy.solve.pairing`), each finished by insertion."""
+    solve_whole(problem, context, insert_group, paired_plan)
 
 
 register(Strategy("insertion", "phase 0, then each group's macros inserted where the solution so far "
