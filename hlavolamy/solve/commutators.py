@@ -10,11 +10,14 @@ It is the one strategy for the orbit modes: solve one group with its macros
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from hlavolamy.analysis.independent import generators
 from hlavolamy.errors import UnreachableError
-from hlavolamy.solve.decompose import Stuck, plan, solve_decomposed
+from hlavolamy.solve.decompose import GroupSolver, Plan, Stuck, plan, solve_decomposed
+from hlavolamy.solve.greedy import solve_group
 from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register
@@ -23,12 +26,13 @@ from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, r
 def solve_by_commutators(problem: Problem, context: Context) -> None:
     """Dispatch on the mode: the whole puzzle, or one group of orbits."""
     if context.mode == "whole":
-        _whole(problem, context)
+        solve_whole(problem, context)
     else:
         _orbit(problem, context, keep=context.mode == "orbit-keep")
 
 
-def _whole(problem: Problem, context: Context) -> None:
+def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = solve_group,
+                planner: Callable[..., Plan] | None = None) -> None:
     """Conjugated macros group by group; on colours also on an exact assignment, and the shorter wins.
 
     The colour attempt goes first, with the assignment as its shadow (its
@@ -39,7 +43,7 @@ def _whole(problem: Problem, context: Context) -> None:
     cancel, progress = context.cancel, context.progress
     if problem.exact:
         try:
-            solve_decomposed(problem, cancel=cancel, progress=progress)
+            solve_decomposed(problem, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner)
         except Stuck as exc:
             raise StrategyFailed(f"the commutators strategy could not finish this position: {exc}") from None
         return
@@ -53,7 +57,7 @@ def _whole(problem: Problem, context: Context) -> None:
     on_colours = problem.fork()
     on_colours.shadow = None if assigned is None else assigned.labels.copy()
     try:
-        solve_decomposed(on_colours, cancel=cancel, progress=progress)
+        solve_decomposed(on_colours, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner)
         attempts.append(on_colours)
     except Stuck as exc:
         failure = failure or exc
@@ -61,7 +65,7 @@ def _whole(problem: Problem, context: Context) -> None:
         if attempts:  # only worth finishing if it may come out shorter
             assigned.budget = len(on_colours.turns) + len(on_colours.turns) // 10
         try:
-            solve_decomposed(assigned, cancel=cancel, progress=progress)
+            solve_decomposed(assigned, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner)
             attempts.append(assigned)
         except (Stuck, OverBudget) as exc:
             failure = failure or exc

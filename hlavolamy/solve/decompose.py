@@ -18,6 +18,7 @@ come from :mod:`hlavolamy.analysis.commutators`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +41,9 @@ loaded machine finds the same library as an idle one."""
 SMALL_GROUP = 8
 """Groups of at most this many cells are solved in phase 0 by search, not by macros."""
 
+
+GroupSolver = Callable[..., bool]
+"""``(problem, table, *, cancel) -> solved?``: how one group is finished with its conjugate table."""
 
 _BY_MOVES: dict[str, Plan] = {}
 """Plans of recent puzzles by their moves alone (tables do not depend on colours)."""
@@ -125,14 +129,18 @@ def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None =
 
 
 def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,
-                     progress: ProgressCallback | None = None, only: int | None = None) -> None:
+                     progress: ProgressCallback | None = None, only: int | None = None,
+                     group_solver: GroupSolver = solve_group, planner: Callable[..., Plan] | None = None) -> None:
     """Solve ``problem`` in place: phase 0, then group by group. ``only``: one group, no phase 0.
 
+    ``group_solver`` finishes one group with its table (appending conjugates,
+    or inserting them: :func:`~hlavolamy.solve.insertion.insert_group`);
+    ``planner`` makes the groups and tables (default :func:`plan`).
     Raises :class:`Stuck` when a group cannot be finished by its macros.
     """
     if problem.is_solved():
         return
-    p = plan(problem.puzzle, cancel=cancel)
+    p = (planner or plan)(problem.puzzle, cancel=cancel)
     if only is None:
         report(progress, 0.05, "phase 0: frozen cells and parities")
         try:
@@ -149,7 +157,7 @@ def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,
             if _group_right(problem, cells):
                 continue
             raise Stuck(f"group of cells {cells[:6].tolist()}... has no macro that moves it alone")
-        if not solve_group(problem, table, cancel=cancel) and not problem.is_solved():
+        if not group_solver(problem, table, cancel=cancel) and not problem.is_solved():
             raise Stuck(f"no macro improves the group of cells {cells[:6].tolist()}...")
         report(progress, 0.1 + 0.9 * (step + 1) / len(order), f"group {step + 1} of {len(order)} solved")
 

@@ -21,7 +21,11 @@ new strategy is one module plus one line here.
   quickly; then ``optimal`` within a node and time budget where the group
   (or its colourings) is small enough; else for whole puzzles of at most
   :data:`CHAIN_AUTO_CELLS` moved cells the shorter of ``chain`` and
-  ``phases`` where a subgroup fits, else of ``chain`` and ``commutators``; else ``commutators`` with ``chain`` behind it.
+  ``phases`` where a subgroup fits, else of ``chain`` and ``insertion``; else ``insertion`` with ``chain``
+  behind it.
+* ``insertion`` — :mod:`~hlavolamy.solve.insertion`: ``commutators`` with
+  each macro inserted anywhere in the solution so far, the rest of the
+  solution acting as its set-up.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import time
 
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.errors import HlavolamyError, UnreachableError
-from hlavolamy.solve import chain, commutators, ida, phases, search  # noqa: F401  (each registers its strategy)
+from hlavolamy.solve import chain, commutators, ida, insertion, phases, search  # noqa: F401  (each registers its strategy)
 from hlavolamy.solve.ida import AUTO_NODES, AUTO_SECONDS, optimal
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register, strategy
@@ -98,7 +102,10 @@ def _moved_cells(problem: Problem) -> int:
 
 
 def _shortest(problem: Problem, context: Context) -> str:
-    """Small puzzles: the shorter of the chain and the phases (else the commutators). Otherwise commutators.
+    """Small puzzles: the shorter of the chain and the phases (else insertion). Otherwise insertion, chain behind.
+
+    Insertion is the commutators strategy with each macro placed where the
+    solution so far sets it up best.
 
     The chain never gets stuck where it fits, so it also rescues a stuck
     decomposition. Returns the name of the strategy whose answer won.
@@ -131,10 +138,10 @@ def _shortest(problem: Problem, context: Context) -> str:
 def _rivals(problem: Problem, context: Context) -> list[str]:
     """What races: the phases beat the macros wherever a subgroup fits (3x3x3: 33 moves against 70)."""
     if _moved_cells(problem) > CHAIN_AUTO_CELLS:
-        return ["commutators"]
+        return ["insertion"]
     if strategy("phases").applies(problem, context):
         return ["chain", "phases"]
-    return ["chain", "commutators"]
+    return ["chain", "insertion"]
 
 
 register(Strategy("auto", "picks and races the strategies that fit the puzzle; the shortest answer wins",

@@ -1,0 +1,287 @@
+"""Insert macros anywhere in the solution so far, not only at its end.
+
+Playing a macro ``M`` between the first ``j`` turns of a sequence and the
+rest ``S`` changes the final position as appending ``S' M S`` would: the
+rest of the sequence is a free set-up. So the group's macros (and their
+cheapest conjugates) are tried at every place of the sequence at once. For
+one group of lockstep orbits the places fall into *runs* between the turns
+that move the group (inside a run the suffix acts on the group the same
+way); per run the suffix's inverse on the group's cells, as one row of a
+numpy matrix, carries the position and the goal back to that place, and one
+comparison scores every (run, macro) pair: cells made right minus cells
+made wrong, per turn played, where a macro's first turn undoing the turn
+before the place (or its last undoing the turn after) saves two steps.
+A macro moves only its group, so other groups stay as they are wherever it
+goes. When no insertion gains, the group is finished by appending
+(:func:`~hlavolamy.solve.greedy.solve_group`, with its rescues).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hlavolamy.core.progress import CancelToken
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.turns import Turn, reduce_power
+from hlavolamy.solve.commutators import solve_whole
+from hlavolamy.solve.greedy import GroupTable, solve_group
+from hlavolamy.solve.pairing import paired_plan
+from hlavolamy.solve.problem import OverBudget, Problem
+from hlavolamy.solve.registry import Context, Strategy, register
+
+SCORED_CELLS = 1_500_000
+"""Most (run, candidate, cell) comparisons per step: bounds the candidates (and runs) tried per step."""
+MIN_CANDIDATES = 24
+"""Candidates tried at least, however long the sequence (the bare macros come first in the table)."""
+MAX_CANDIDATES = 1_000
+"""Candidates tried at most, however short the sequence."""
+
+
+@dataclass
+class _Runs:
+    """Places of the sequence grouped by how the rest acts on the group.
+
+    ``inverse[d]`` is the inverse of the suffix's action on the group's cells
+    (local indices) for every place ``lo[d]..hi[d]``; ``before``/``after``
+    hold the codes of the turns around the places ``lo`` and ``hi`` (-1: none).
+    """
+
+    inverse: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    before_lo: np.ndarray
+    after_lo: np.ndarray
+    before_hi: np.ndarray
+    after_hi: np.ndarray
+
+
+class _Codes:
+    """Small integer codes of turns (move and reduced power), so cancellations compare as arrays."""
+
+    def __init__(self, puzzle: Puzzle):
+        self.puzzle = puzzle
+        self.codes: dict[tuple[str, int], int] = {}
+
+    def of(self, turn: Turn) -> int:
+        key = (turn.move, reduce_power(self.puzzle, turn.move, turn.power))
+        code = self.codes.get(key)
+        if code is None:
+            code = self.codes[key] = len(self.codes)
+        return code
+
+    def inverse(self, turn: Turn) -> int:
+        return self.of(Turn(turn.move, -turn.power))
+
+
+class _GroupMoves:
+    """Each turn's action on the group's cells (local indices), or None where it leaves them alone."""
+
+    def __init__(self, puzzle: Puzzle, cells: np.ndarray):
+        self.puzzle = puzzle
+        self.cells = cells
+        self.index = np.full(puzzle.n_cells, -1, dtype=np.int64)
+        self.index[cells] = np.arange(cells.size)
+        self.inverses: dict[tuple[str, int], np.ndarray | None] = {}
+
+    def inverse(self, turn: Turn) -> np.ndarray | None:
+        key = (turn.move, turn.power)
+        if key not in self.inverses:
+            local = self.index[self.puzzle.turn_perm(turn)[self.cells]]
+            ident = np.arange(self.cells.size)
+            if np.array_equal(local, ident):
+                self.inverses[key] = None
+            else:
+                inv = np.empty_like(local)
+                inv[local] = ident
+                self.inverses[key] = inv
+        return self.inverses[key]
+
+
+class _Sequence:
+    """The turns with, per turn, its code and its inverse action on the group (None: it leaves the group alone)."""
+
+    def __init__(self, turns: list[Turn], moves: _GroupMoves, codes: _Codes):
+        self.moves, self.codes = moves, codes
+        self.code = [codes.of(t) for t in turns]
+        self.action = [moves.inverse(t) for t in turns]
+
+    def insert(self, place: int, word: list[Turn]) -> None:
+        self.code[place:place] = [self.codes.of(t) for t in word]
+        self.action[place:place] = [self.moves.inverse(t) for t in word]
+
+    def runs(self) -> _Runs:
+        """Group the places into runs of equal suffix action on the group (see :class:`_Runs`)."""
+        n = self.moves.cells.size
+        cuts = [i for i, inv in enumerate(self.action) if inv is not None]
+        inverse = np.empty((len(cuts) + 1, n), dtype=np.int64)
+        current = np.arange(n)
+        inverse[-1] = current
+        for d in range(len(cuts) - 1, -1, -1):
+            current = current[self.action[cuts[d]]]
+            inverse[d] = current
+        at = np.array(cuts, dtype=np.int64)
+        lo = np.concatenate([[0], at + 1])
+        hi = np.concatenate([at, [len(self.code)]])
+        code = np.array(self.code + [-1], dtype=np.int64)  # code[-1] (before place 0) and code[len] are "none"
+        return _Runs(inverse, lo, hi, code[lo - 1], code[lo], code[hi - 1], code[hi])
+
+
+@dataclass
+class _Candidates:
+    """The cheapest conjugates of a group's table, with the codes their ends cancel against."""
+
+    rows: np.ndarray
+    positions: np.ndarray
+    sources: np.ndarray
+    cost: np.ndarray
+    undo_first: np.ndarray
+    undo_last: np.ndarray
+
+
+def candidates(table: GroupTable, count: int, codes: _Codes) -> _Candidates:
+    """The ``count`` cheapest rows of ``table`` (bare macros first), with the codes that cancel their ends.
+
+    A conjugate ``A C A'`` starts with ``A``'s first turn and ends with its
+    inverse; a bare macro starts and ends with its own.
+    """
+    rows = np.arange(min(count, table.cost.size))
+    setups, macros = table.setup[rows], table.macro[rows]
+    undo_first = np.empty(rows.size, dtype=np.int64)
+    undo_last = np.empty(rows.size, dtype=np.int64)
+    for s in np.unique(setups):
+        at = setups == s
+        setup = table.setup_words[int(s)]
+        if setup:
+            undo_first[at] = codes.inverse(setup[0])
+            undo_last[at] = codes.of(setup[0])
+            continue
+        for m in np.unique(macros[at]):
+            word = table.macro_words[int(m)]
+            both = at & (macros == m)
+            undo_first[both] = codes.inverse(word[0])
+            undo_last[both] = codes.inverse(word[-1])
+    return _Candidates(rows, table.positions[rows], table.sources[rows], table.cost[rows].astype(np.int64),
+                       undo_first, undo_last)
+
+
+def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, where: _Runs,
+                    cand: _Candidates, most: int = 64) -> list[tuple[int, int, int]]:
+    """(run, candidate, place) of insertions that gain most cells per turn, best first; [] if none gains.
+
+    ``labels``, ``goal`` and ``care`` are the group's final labels, goal and
+    counted cells in local indices, each with one sentinel entry appended.
+    Several are returned when they move disjoint final cells from different
+    runs: then each keeps its gain whatever the others do (inserting one
+    only relabels the cells it moves, for the places before it), so one
+    scoring serves them all.
+    """
+    n = labels.size - 1
+    inverse = np.concatenate([where.inverse, np.full((where.inverse.shape[0], 1), n)], axis=1)
+    here = labels[inverse].ravel()
+    want = goal[inverse].ravel()
+    counts = care[inverse].ravel()
+    right = (here == want) & counts
+    offset = (np.arange(inverse.shape[0]) * (n + 1))[:, None]
+    gain = np.zeros((inverse.shape[0], cand.rows.size), dtype=np.int64)
+    for w in range(cand.positions.shape[1]):
+        pos = offset + cand.positions[None, :, w]
+        src = offset + cand.sources[None, :, w]
+        gain += (here[src] == want[pos]) & counts[pos]
+        gain -= right[pos]
+    at_lo = ((where.before_lo[:, None] == cand.undo_first[None]).astype(np.int64)
+             + (where.after_lo[:, None] == cand.undo_last[None]))
+    at_hi = ((where.before_hi[:, None] == cand.undo_first[None]).astype(np.int64)
+             + (where.after_hi[:, None] == cand.undo_last[None]))
+    score = gain / np.maximum(1, cand.cost[None] - 2 * np.maximum(at_lo, at_hi))
+    flat = score.ravel()
+    top = np.argpartition(-flat, min(most, flat.size - 1))[:most] if flat.size > most else np.arange(flat.size)
+    chosen: list[tuple[int, int, int]] = []
+    used_runs: set[int] = set()
+    used_cells = np.zeros(n + 1, dtype=bool)
+    for k in top[np.argsort(-flat[top], kind="stable")]:
+        d, c = divmod(int(k), cand.rows.size)
+        if gain[d, c] <= 0:
+            break
+        moved = inverse[d, cand.positions[c]]
+        moved = moved[moved < n]
+        if d in used_runs or used_cells[moved].any():
+            continue
+        used_runs.add(d)
+        used_cells[moved] = True
+        chosen.append((d, c, int(where.lo[d] if at_lo[d, c] >= at_hi[d, c] else where.hi[d])))
+    return chosen
+
+
+def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
+                 max_steps: int = 10_000) -> bool:
+    """Solve one group by inserting its conjugates where they gain most per turn; True when it is solved.
+
+    Falls back to appending (:func:`~hlavolamy.solve.greedy.solve_group`)
+    once no insertion gains.
+    """
+    puzzle, cells = problem.puzzle, table.cells
+    codes = _Codes(puzzle)
+    sequence = _Sequence(problem.turns, _GroupMoves(puzzle, cells), codes)
+    goal = np.append(problem.goal[cells], -1)
+    care = np.ones(cells.size + 1, dtype=bool) if problem.care is None else np.append(problem.care[cells], True)
+    width = table.positions.shape[1]
+    pool = candidates(table, 4 * MIN_CANDIDATES, codes)
+    for _ in range(max_steps):
+        if cancel is not None:
+            cancel.check()
+        labels = np.append(problem.labels[cells], -1)
+        if np.all((labels == goal) | ~care) or problem.is_solved():
+            return True
+        where = sequence.runs()
+        count = min(MAX_CANDIDATES, max(MIN_CANDIDATES, SCORED_CELLS // (width * where.lo.size)))
+        if count > pool.rows.size and pool.rows.size < table.cost.size:
+            pool = candidates(table, count, codes)
+        cand = pool if count >= pool.rows.size else _head(pool, count)
+        found = best_insertions(labels, goal, care, where, cand)
+        if not found:
+            break
+        for d, c, place in sorted(found, key=lambda f: -f[2]):  # later places first: earlier ones stay valid
+            row = int(cand.rows[c])
+            word = table.word(row)
+            _insert(problem, cells, where.inverse[d], word, place, table, row)
+            sequence.insert(place, word)
+    return solve_group(problem, table, cancel=cancel)
+
+
+def _head(cand: _Candidates, count: int) -> _Candidates:
+    return _Candidates(cand.rows[:count], cand.positions[:count], cand.sources[:count], cand.cost[:count],
+                       cand.undo_first[:count], cand.undo_last[:count])
+
+
+def _insert(problem: Problem, cells: np.ndarray, inverse: np.ndarray, word: list[Turn], place: int,
+            table: GroupTable, row: int) -> None:
+    """Put ``word`` at ``place`` in the turns and update the final labels (and shadow) to match.
+
+    The final position changes by ``Q = S' M S`` (``S`` the suffix after
+    ``place``, ``M`` the conjugate), acting on the group's cells only.
+    """
+    n = cells.size
+    macro = np.arange(n + 1)
+    macro[table.positions[row]] = table.sources[row]
+    macro = macro[:n]
+    suffix = np.empty_like(inverse)
+    suffix[inverse] = np.arange(n)
+    q = inverse[macro[suffix]]
+    problem.labels[cells] = problem.labels[cells][q]
+    if problem.shadow is not None:
+        problem.shadow[cells] = problem.shadow[cells][q]
+    problem.turns[place:place] = word
+    if problem.budget is not None and len(problem.turns) > problem.budget:
+        raise OverBudget(f"more than {problem.budget} turns")
+
+
+def solve_by_insertion(problem: Problem, context: Context) -> None:
+    """The commutators strategy (phase 0, then group by group) with groups paired where a macro joins
+    them cheaply (:mod:`~hlavolamy.solve.pairing`), each finished by insertion."""
+    solve_whole(problem, context, insert_group, paired_plan)
+
+
+register(Strategy("insertion", "phase 0, then each group's macros inserted where the solution so far "
+                  "sets them up best", solve_by_insertion))
