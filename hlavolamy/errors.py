@@ -59,5 +59,13 @@ class IllegalMoveError(HlavolamyError):
     """A move is blocked in the current position (bandaged puzzles)."""
 
 
+class StrategyFailed(HlavolamyError):
+    """A solving strategy cannot finish this position (too big, stuck, out of its own budget).
+
+    Not a verdict on the position: ``auto`` catches it and tries the next
+    strategy. See :mod:`hlavolamy.solve.registry`.
+    """
+
+
 class Cancelled(HlavolamyError):
     """Long work was cancelled by the user."""

@@ -29,7 +29,7 @@ from hlavolamy.analysis.memo import memo, on_disk
 from hlavolamy.analysis.modular import Span
 from hlavolamy.analysis.orbits import distinct_generators, format_cells, move_matrix, restrict
 from hlavolamy.core import perm as P
-from hlavolamy.core.progress import CancelToken, ProgressCallback, report
+from hlavolamy.core.progress import CancelToken, ProgressCallback, interruptible, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 
@@ -150,17 +150,17 @@ def _random_chain(cells: list[int], group: PermutationGroup, patience: int = 10)
     return _chain(cells, base, strong)
 
 
-def whole_group(puzzle: Puzzle) -> StabiliserChain | None:
+def whole_group(puzzle: Puzzle, cancel: CancelToken | None = None) -> StabiliserChain | None:
     """A proven stabiliser chain of the group on the moved cells, or None when too big (cached per moves).
 
     Randomized Schreier–Sims gives a chain whose order is at most the
     group's; equal to the structural upper bound it proves itself complete.
     Short of it, deterministic Schreier–Sims settles small puzzles.
     """
-    return memo(puzzle, "analysis.stabiliser_chain", lambda: _whole_group(puzzle))
+    return memo(puzzle, "analysis.stabiliser_chain", lambda: _whole_group(puzzle, cancel))
 
 
-def _whole_group(puzzle: Puzzle) -> StabiliserChain | None:
+def _whole_group(puzzle: Puzzle, cancel: CancelToken | None) -> StabiliserChain | None:
     structure = pieces(puzzle)
     cells = _moved_cells(structure)
     cost = sum(len(o) ** 2 // 2 for o in structure.orbits) * len(cells)
@@ -168,15 +168,16 @@ def _whole_group(puzzle: Puzzle) -> StabiliserChain | None:
         return None
     bound, _ = structural_order(puzzle)
     group = _sympy_group(puzzle, cells)
-    for attempt in range(1, RANDOM_ATTEMPTS + 1):
-        chain = _random_chain(cells, group, 10 * attempt)
-        if chain.order == bound:
-            return chain
-        if chain.order > bound:
-            raise AssertionError(f"stabiliser chain of order {chain.order} exceeds the structural bound {bound}")
-    if len(cells) > DETERMINISTIC_CELL_LIMIT:
-        return None
-    group.schreier_sims()
+    with interruptible(cancel):  # sympy's Schreier–Sims takes no token
+        for attempt in range(1, RANDOM_ATTEMPTS + 1):
+            chain = _random_chain(cells, group, 10 * attempt)
+            if chain.order == bound:
+                return chain
+            if chain.order > bound:
+                raise AssertionError(f"stabiliser chain of order {chain.order} exceeds the structural bound {bound}")
+        if len(cells) > DETERMINISTIC_CELL_LIMIT:
+            return None
+        group.schreier_sims()
     return _chain(cells, group.base, group.strong_gens)
 
 
@@ -309,7 +310,7 @@ def _group_order(puzzle: Puzzle, progress: ProgressCallback | None, cancel: Canc
     if not pieces(puzzle).orbits:
         return GroupOrder(1, True, "no move moves a cell")
     bound, local_exact = structural_order(puzzle, progress, cancel)
-    chain = whole_group(puzzle)
+    chain = whole_group(puzzle, cancel)
     if chain is not None:
         return GroupOrder(chain.order, True, "schreier-sims")
     if local_exact:

@@ -18,7 +18,7 @@ from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
 from hlavolamy.errors import HlavolamyError
-from hlavolamy.solve import MODES, STRATEGIES, solve
+from hlavolamy.solve import MODES, names, solve
 
 
 class ProgressBar:
@@ -60,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("--state", metavar="JSON", help="exact position: a permutation list, or @file")
     source.add_argument("--colours", metavar="JSON", help="position by colours: one label per cell, or @file")
     parser.add_argument("--seed", type=int, default=0, help="seed of --scramble (default 0)")
-    parser.add_argument("--strategy", choices=STRATEGIES, default="auto", help="solving strategy (default auto)")
+    parser.add_argument("--strategy", choices=names(), default="auto", help="solving strategy (default auto)")
     parser.add_argument("--mode", choices=MODES, default="whole", help="what to solve (default whole)")
     parser.add_argument("--orbit", type=int, help="orbit index for the orbit modes (see 'hlavolamy info')")
     parser.add_argument("--wildcards", type=int, default=0, metavar="K", help="accept up to K wrong cells")

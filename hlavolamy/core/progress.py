@@ -7,9 +7,11 @@ the CLI sets it on Ctrl-C. Work calls :meth:`CancelToken.check` in its loops.
 
 from __future__ import annotations
 
+import ctypes
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from hlavolamy.errors import Cancelled
 
@@ -35,6 +37,11 @@ class CancelToken:
     def cancelled(self) -> bool:
         return self._event.is_set() or (self.deadline is not None and time.monotonic() > self.deadline)
 
+    @property
+    def user_cancelled(self) -> bool:
+        """Cancelled by :meth:`cancel` (not merely past the deadline)."""
+        return self._event.is_set()
+
     def check(self) -> None:
         if self._event.is_set():
             raise Cancelled("cancelled")
@@ -46,3 +53,50 @@ def report(progress: ProgressCallback | None, fraction: float, message: str = ""
     """Call ``progress`` if given; keeps call sites short."""
     if progress is not None:
         progress(min(max(fraction, 0.0), 1.0), message)
+
+
+class _Interrupted(Cancelled):
+    """Raised asynchronously inside foreign code by :func:`interruptible` (then replaced by the token's own)."""
+
+
+@contextmanager
+def interruptible(cancel: CancelToken | None, poll: float = 0.05) -> Iterator[None]:
+    """Stop a long call that never checks a token (sympy's Schreier–Sims) once ``cancel`` fires.
+
+    A watcher thread polls the token and, when it is cancelled or past its
+    deadline, raises an exception in the calling thread at its next Python
+    instruction (``PyThreadState_SetAsyncExc``). Leaving the block stops the
+    watcher and drops an exception not yet delivered, so nothing fires later
+    elsewhere; the caller then sees the token's own :class:`Cancelled`.
+    """
+    if cancel is None:
+        yield
+        return
+    cancel.check()
+    target = ctypes.c_ulong(threading.get_ident())
+    lock, done, fired = threading.Lock(), threading.Event(), threading.Event()
+
+    def watch() -> None:
+        while not done.wait(poll):
+            if cancel.cancelled:
+                with lock:
+                    if not done.is_set():
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(target, ctypes.py_object(_Interrupted))
+                        fired.set()
+                return
+
+    watcher = threading.Thread(target=watch, name="hlavolamy-interrupt", daemon=True)
+    watcher.start()
+    try:
+        yield
+    except _Interrupted:
+        pass
+    finally:
+        with lock:
+            done.set()
+            if fired.is_set():
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(target, None)
+        watcher.join()
+    if fired.is_set():
+        cancel.check()
+        raise Cancelled("cancelled")

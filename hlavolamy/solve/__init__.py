@@ -20,11 +20,12 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
+from hlavolamy.solve import strategies as _strategies  # importing it registers every strategy
 from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import MODES, Context, names, passes
 from hlavolamy.solve.simplify import simplify
 
-STRATEGIES = ("auto", "commutators", "search", "chain", "optimal")
-MODES = ("whole", "orbit-keep", "orbit-only")
+STRATEGIES = names()
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ class _Linked(CancelToken):
             self.parent.check()
         super().check()
 
+    @property
+    def user_cancelled(self) -> bool:
+        return super().user_cancelled or (self.parent is not None and self.parent.user_cancelled)
+
 
 def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy: str = "auto", mode: str = "whole",
           orbit: int | None = None, wildcards: int = 0, time_limit: float | None = None,
@@ -63,8 +68,8 @@ def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy
     :class:`Cancelled` when cancelled or out of time, and
     :class:`HlavolamyError` when no strategy finishes.
     """
-    if strategy not in STRATEGIES:
-        raise HlavolamyError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+    if strategy not in names():
+        raise HlavolamyError(f"unknown strategy {strategy!r}; choose one of {', '.join(names())}")
     if mode not in MODES:
         raise HlavolamyError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
     if puzzle.blockings:
@@ -75,14 +80,32 @@ def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy
     group = _mode_group(puzzle, problem, mode, orbit)
     if problem.exact:
         _require_reachable(puzzle, problem.labels)
-    from hlavolamy.solve.strategies import run
-
-    used = run(problem, strategy, mode, group, progress=progress, cancel=token)
-    moves = simplify(puzzle, problem.turns)
+    context = Context(token, progress, mode, group)
+    used = _strategies.run(problem, strategy, context)
+    moves = _shortened(problem, simplify(puzzle, problem.turns), context)
     if not problem.replays_to_goal(moves) or (mode == "orbit-keep" and not _others_kept(problem, moves)):
         raise HlavolamyError(f"internal error: the {used} solution failed verification by replay; please report it")
     report(progress, 1.0, "solved")
     return Solution(moves, puzzle.length(moves), time.perf_counter() - started, used, True)
+
+
+def _shortened(problem: Problem, moves: list[Turn], context: Context) -> list[Turn]:
+    """Run every registered shortening pass; keep a result only if it is shorter and replays to the goal.
+
+    Passes polish an answer that is already good: when the time limit runs
+    out during one, the answer so far is returned (a user's cancel still
+    cancels).
+    """
+    for shortening in passes():
+        try:
+            better = shortening.improve(problem.restarted(), list(moves), context)
+        except Cancelled:
+            if context.cancel.user_cancelled:
+                raise
+            return moves
+        if problem.puzzle.length(better) < problem.puzzle.length(moves) and problem.replays_to_goal(better):
+            moves = better
+    return moves
 
 
 def _solve_blocked(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, strategy: str, mode: str,
@@ -133,4 +156,4 @@ def _require_reachable(puzzle: Puzzle, perm: np.ndarray) -> None:
         raise UnreachableError("unreachable position: " + "; ".join(reasons))
 
 
-__all__ = ["MODES", "STRATEGIES", "Cancelled", "Solution", "solve"]
+__all__ = ["MODES", "Cancelled", "Solution", "names", "solve"]

@@ -33,11 +33,13 @@ import numpy as np
 
 from hlavolamy.analysis.independent import generators, short_words
 from hlavolamy.analysis.memo import memo, on_disk
-from hlavolamy.core.progress import CancelToken, ProgressCallback, report
+from hlavolamy.core.progress import CancelToken, ProgressCallback, interruptible, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import HlavolamyError, UnreachableError
+from hlavolamy.errors import HlavolamyError, StrategyFailed, UnreachableError
 from hlavolamy.solve.simplify import simplify
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Context, Strategy, register
 
 CACHE_KEY = "solve.chain"
 MAX_MOVED_CELLS = 1500
@@ -63,7 +65,7 @@ Word = tuple[int, ...]
 """A word as indices into :attr:`Chain.turns`."""
 
 
-class ChainTooLarge(HlavolamyError):
+class ChainTooLarge(StrategyFailed):
     """The puzzle's group is too big for a table of words (says how big it would be)."""
 
 
@@ -180,7 +182,7 @@ def _build_chain(puzzle: Puzzle, cancel: CancelToken, progress: ProgressCallback
     for k, preferred in enumerate(_candidate_bases(puzzle)):
         if trials and time.monotonic() > stop:
             break
-        chain = _new_chain(puzzle, turns, preferred)
+        chain = _new_chain(puzzle, turns, preferred, cancel)
         minkwitz = _Minkwitz(chain, cancel, None)
         minkwitz.fill(_TRIAL_ROUNDS)
         trials.append((chain.expected_length(), k, minkwitz))
@@ -253,9 +255,10 @@ def _shortest_sift(chain: Chain, perm: np.ndarray, cancel: CancelToken | None) -
 
 # -- building -----------------------------------------------------------------
 
-def _new_chain(puzzle: Puzzle, turns: list[Turn], preferred: list[int]) -> Chain:
+def _new_chain(puzzle: Puzzle, turns: list[Turn], preferred: list[int], cancel: CancelToken | None = None) -> Chain:
     """An empty table (identity at each base point) for the base Schreier–Sims keeps from ``preferred``."""
-    base, sizes = _base_and_orbits(puzzle, preferred)
+    with interruptible(cancel):  # sympy's Schreier–Sims takes no token; a 5x5x5's takes ~30 s
+        base, sizes = _base_and_orbits(puzzle, preferred)
     _check_size(puzzle, sizes)
     chain = Chain(puzzle, turns, base, sizes, [{} for _ in base])
     identity = np.arange(puzzle.n_cells, dtype=np.intp)
@@ -426,3 +429,14 @@ class _Minkwitz:
             entry = table[image]
             perm = entry.inverse[perm]
             word = self.join(entry.inverse_word, word)
+
+
+def _solve_by_chain(problem: Problem, context: Context) -> None:
+    """Sift from where ``problem`` stands (colours: via a reachable exact position showing them)."""
+    if not problem.exact:
+        problem.to_exact()
+    problem.play(chain_solve(problem.puzzle, problem.labels, cancel=context.cancel, progress=context.progress))
+
+
+register(Strategy("chain", "a stabiliser chain with short words (Minkwitz): complete for groups it can hold",
+                  _solve_by_chain))

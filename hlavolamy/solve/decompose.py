@@ -28,7 +28,7 @@ from hlavolamy.analysis.independent import cell_groups
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import HlavolamyError
+from hlavolamy.errors import StrategyFailed
 from hlavolamy.solve.greedy import ALL_CANDIDATES, MAX_CANDIDATES, GroupTable, build_table, solve_group
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.chain import ChainTooLarge
@@ -45,7 +45,7 @@ _BY_MOVES: dict[str, Plan] = {}
 """Plans of recent puzzles by their moves alone (tables do not depend on colours)."""
 
 
-class Stuck(HlavolamyError):
+class Stuck(StrategyFailed):
     """No macro improves a group: the strategy cannot finish this position."""
 
 

@@ -40,6 +40,7 @@ from hlavolamy.core.turns import Turn
 from hlavolamy.solve import pdb
 from hlavolamy.solve.pdb import Pattern, patterns, step_perms
 from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Strategy, register
 from hlavolamy.solve.search import SearchFailed
 from hlavolamy.solve.simplify import commuting_moves
 
@@ -299,3 +300,9 @@ def _path(parents: list[tuple[np.ndarray, np.ndarray]], node: int) -> list[int]:
         out.append(int(step[node]))
         node = int(parent[node])
     return out[::-1]
+
+
+register(Strategy(
+    "optimal", "IDA* with pattern databases: shortest answers for groups up to ~1e10 positions",
+    lambda problem, context: optimal(problem, cancel=context.cancel, progress=context.progress),
+    applies=lambda problem, context: optimal_feasible(problem)))

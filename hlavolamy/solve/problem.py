@@ -19,10 +19,10 @@ from hlavolamy.analysis.colours import assign_colours
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import HlavolamyError, UnreachableError
+from hlavolamy.errors import HlavolamyError, StrategyFailed, UnreachableError
 
 
-class OverBudget(HlavolamyError):
+class OverBudget(StrategyFailed):
     """More turns were played than :attr:`Problem.budget` allows (a rival answer is already shorter)."""
 
 
@@ -73,6 +73,17 @@ class Problem:
             goal = np.asarray(puzzle.colour_ids, dtype=np.int64)
             exact = False
         return cls(puzzle, labels.copy(), goal, wildcards, exact, labels.copy(), goal.copy(), [])
+
+    def restarted(self) -> Problem:
+        """A fresh problem at the start position as given (nothing played), for a pass over a finished answer.
+
+        It is exact when the goal is every cell's own id: true of exact
+        positions, and equivalent for colourings with a colour per cell.
+        """
+        n = self.puzzle.n_cells
+        exact = bool(np.array_equal(self.target, np.arange(n)) and np.array_equal(np.sort(self.start), np.arange(n)))
+        return replace(self, labels=self.start.copy(), goal=self.target.copy(), exact=exact, turns=[],
+                       slack=None, budget=None, shadow=None)
 
     def fork(self) -> Problem:
         """An independent copy sharing the puzzle (and so its caches)."""
@@ -128,6 +139,12 @@ class Problem:
         self.turns.extend(turns)
         if self.budget is not None and len(self.turns) > self.budget:
             raise OverBudget(f"more than {self.budget} turns")
+
+    def answer_length(self) -> int:
+        """Length of the turns played so far once simplified: how rival answers are compared."""
+        from hlavolamy.solve.simplify import simplify
+
+        return self.puzzle.length(simplify(self.puzzle, self.turns))
 
     def replays_to_goal(self, turns: Sequence[Turn]) -> bool:
         """Verify ``turns`` from the start position, independently of the work done."""

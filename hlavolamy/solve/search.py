@@ -16,8 +16,9 @@ from hlavolamy.analysis.independent import generators
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import HlavolamyError
+from hlavolamy.errors import StrategyFailed
 from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Strategy, register
 
 MAX_ORDER = 500_000
 """Largest group order for which ``auto`` picks the search."""
@@ -26,7 +27,7 @@ MAX_STATES = 3_000_000
 _MAX_CELLS = 64
 
 
-class SearchFailed(HlavolamyError):
+class SearchFailed(StrategyFailed):
     """The search ran out of room (or cannot handle wildcards or orbit modes)."""
 
 
@@ -108,3 +109,9 @@ def _expand(side: _Side, other: _Side, step: list[np.ndarray], cancel: CancelTok
             new_rows.append(child)
     side.frontier = np.array(new_rows) if new_rows else side.frontier[:0]
     return None
+
+
+register(Strategy(
+    "search", "bidirectional breadth-first search: shortest answers for small groups",
+    lambda problem, context: search(problem, cancel=context.cancel, progress=context.progress),
+    applies=lambda problem, context: search_feasible(problem.puzzle)))

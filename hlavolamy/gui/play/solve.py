@@ -36,9 +36,9 @@ SHOWN_SCRAMBLE_MOVES = 60
 
 def solver_strategies() -> tuple[str, ...]:
     """The strategies the solver offers (``auto`` first)."""
-    from hlavolamy.solve import STRATEGIES
+    from hlavolamy.solve import names
 
-    return STRATEGIES
+    return names()
 
 
 def random_position(puzzle: Puzzle, seed: int, cancel: CancelToken | None = None) -> tuple[State, str]:

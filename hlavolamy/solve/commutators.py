@@ -1,0 +1,119 @@
+"""The "commutators" strategy: conjugated macros group by group (:mod:`~hlavolamy.solve.decompose`).
+
+Exact positions decompose directly. Positions by colours decompose on the
+colours (with a reachable exact position showing them as their shadow, whose
+parities phase 0 fixes) and on that exact position; the shorter answer wins.
+It is the one strategy for the orbit modes: solve one group with its macros
+(``orbit-only``), or with macros that leave every other cell alone
+(``orbit-keep``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hlavolamy.analysis.independent import generators
+from hlavolamy.errors import UnreachableError
+from hlavolamy.solve.decompose import Stuck, plan, solve_decomposed
+from hlavolamy.solve.problem import OverBudget, Problem
+from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient
+from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register
+
+
+def solve_by_commutators(problem: Problem, context: Context) -> None:
+    """Dispatch on the mode: the whole puzzle, or one group of orbits."""
+    if context.mode == "whole":
+        _whole(problem, context)
+    else:
+        _orbit(problem, context, keep=context.mode == "orbit-keep")
+
+
+def _whole(problem: Problem, context: Context) -> None:
+    """Conjugated macros group by group; on colours also on an exact assignment, and the shorter wins.
+
+    The colour attempt goes first, with the assignment as its shadow (its
+    parities are fixed in phase 0); identical pieces usually make it the
+    shorter, so the exact attempt then stops as soon as it is no longer
+    likely to win.
+    """
+    cancel, progress = context.cancel, context.progress
+    if problem.exact:
+        try:
+            solve_decomposed(problem, cancel=cancel, progress=progress)
+        except Stuck as exc:
+            raise StrategyFailed(f"the commutators strategy could not finish this position: {exc}") from None
+        return
+    attempts: list[Problem] = []
+    failure: Exception | None = None
+    assigned: Problem | None = problem.fork()
+    try:
+        assigned.to_exact()
+    except UnreachableError as exc:
+        failure, assigned = exc, None
+    on_colours = problem.fork()
+    on_colours.shadow = None if assigned is None else assigned.labels.copy()
+    try:
+        solve_decomposed(on_colours, cancel=cancel, progress=progress)
+        attempts.append(on_colours)
+    except Stuck as exc:
+        failure = failure or exc
+    if assigned is not None:
+        if attempts:  # only worth finishing if it may come out shorter
+            assigned.budget = len(on_colours.turns) + len(on_colours.turns) // 10
+        try:
+            solve_decomposed(assigned, cancel=cancel, progress=progress)
+            attempts.append(assigned)
+        except (Stuck, OverBudget) as exc:
+            failure = failure or exc
+    if not attempts:
+        if isinstance(failure, UnreachableError):
+            raise failure
+        raise StrategyFailed(f"the commutators strategy could not finish this position: {failure}")
+    problem.adopt(min(attempts, key=Problem.answer_length))
+
+
+def _broken_invariants(problem: Problem, cells: np.ndarray) -> list[str]:
+    """Names of the invariants of the orbits in ``cells`` that the position has off their solved value."""
+    from hlavolamy.analysis.invariants import invariants
+    from hlavolamy.solve.quotient import components_inside, invariant_vector
+
+    puzzle = problem.puzzle
+    comps = invariants(puzzle).components
+    vec = invariant_vector(puzzle, problem.labels)
+    inside = components_inside(puzzle, cells)
+    return [f"{c.name} is {int(v)}" for c, v, ok in zip(comps, vec, inside) if ok and v]
+
+
+def _orbit(problem: Problem, context: Context, *, keep: bool) -> None:
+    """Solve one group: with moves and macros that leave the rest alone (keep), or with any moves first."""
+    puzzle, group, cancel = problem.puzzle, context.group, context.cancel
+    p = plan(puzzle, cancel=cancel)
+    cells = p.groups[group]
+    how = "without disturbing the other orbits" if keep else "with its macros"
+    if keep and problem.exact:
+        odd = _broken_invariants(problem, cells)
+        if odd:
+            raise UnreachableError(f"this orbit cannot be solved {how}: {', '.join(odd)} "
+                                   "(macros that move only this orbit cannot change that)")
+    if p.tables[group] is None or not keep:
+        inside = np.zeros(puzzle.n_cells, dtype=bool)
+        inside[cells] = True
+        gens = [g for g in generators(puzzle)
+                if not keep or np.all(inside | (puzzle.turn_perm(g) == np.arange(puzzle.n_cells)))]
+        frozen = cells if p.tables[group] is None else cells[:0]
+        try:
+            problem.play(bfs_quotient(problem, frozen, problem.exact, gens=gens, care=cells, cancel=cancel))
+        except QuotientTooBig:
+            pass
+        except ValueError:
+            raise UnreachableError(f"this orbit cannot be solved {how}") from None
+    try:
+        solve_decomposed(problem, cancel=cancel, progress=context.progress, only=group)
+    except Stuck as exc:
+        raise UnreachableError(f"this orbit cannot be solved {how}: {exc}") from None
+
+
+register(Strategy(
+    "commutators",
+    "phase 0 by plain moves, then conjugated macros (3-cycles, twists) group by group",
+    solve_by_commutators, modes=MODES))
