@@ -39,6 +39,8 @@ SPREAD = 16
 MEMORY = 4
 """Levels whose positions a child may not repeat."""
 MAX_DEPTH = 2_000
+PATIENCE = 200
+"""Levels the beam goes on without reaching fewer wrong cells."""
 MAX_CELLS = 256
 """Most moved cells of a puzzle the beam applies to..."""
 MAX_STEPS = 40
@@ -195,10 +197,13 @@ class _Guide:
 
 
 def beam(problem: Problem, *, width: int | None = None, seconds: float | None = None, shorter_than: int | None = None,
-         cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> None:
+         partial: bool = False, cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> None:
     """Play a solution found by the beam (fewer than ``shorter_than`` steps, if given).
 
-    Raises :class:`SearchFailed` when it runs out of depth, positions or ``seconds``.
+    Raises :class:`SearchFailed` when it runs out of depth, positions,
+    ``seconds`` or patience (:data:`PATIENCE` levels without a new fewest
+    wrong cells); with ``partial`` it then plays the way to the position
+    with the fewest wrong cells instead, for another strategy to finish.
     """
     if problem.care is not None:
         raise SearchFailed("the beam solves whole puzzles only")
@@ -225,6 +230,8 @@ def beam(problem: Problem, *, width: int | None = None, seconds: float | None = 
     parents: list[tuple[np.ndarray, np.ndarray]] = []
     best = _meet(known, level.hashes, start, steps.perms, goal, parents, 0, None)
     limit = min(MAX_DEPTH, shorter_than - 1 if shorter_than is not None else MAX_DEPTH)
+    closest: tuple[int, list[int]] = (problem.wrong(), [])
+    gained = 0
     for depth in range(limit):
         if best is not None and len(best) <= depth + 1:
             break
@@ -251,7 +258,14 @@ def beam(problem: Problem, *, width: int | None = None, seconds: float | None = 
         level = _Level(children[chosen], after[node[chosen], g[chosen]], hashes[chosen])
         parents[-1] = (node[chosen].astype(np.int32), g[chosen].astype(np.int32))
         recent = (recent + [level.hashes])[-MEMORY:]
+        fewest = int(np.argmin(wrong[chosen]))
+        if wrong[chosen][fewest] < closest[0]:
+            closest, gained = (int(wrong[chosen][fewest]), _path(parents, fewest)), depth
+        elif depth - gained > PATIENCE:
+            break
         report(progress, min(0.95, depth / limit), f"beam: depth {depth + 1}, best {int(wrong[keep].min())} wrong")
+    if best is None and partial and closest[1]:
+        best = closest[1]
     if best is None or (shorter_than is not None and len(best) >= shorter_than):
         raise SearchFailed("the beam found no solution" + ("" if shorter_than is None else
                                                            f" shorter than {shorter_than} steps"))

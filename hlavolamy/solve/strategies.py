@@ -109,6 +109,9 @@ def _optimal_within_budget(problem: Problem, context: Context) -> bool:
 def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     """The beam from ``start``, where the answer is long for the puzzle (long macros); adopted if shorter.
 
+    Where the beam does not finish, the usual strategies finish from the
+    position it came closest to (fewest wrong cells).
+
     Runs within :data:`BEAM_SECONDS` (at most half of what the time limit
     leaves), and no more on a set of moves where it lost :data:`BEAM_TRIALS`
     times without ever winning (kept per set of moves, like the tables).
@@ -122,7 +125,10 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     if context.cancel.deadline is not None:
         seconds = min(seconds, max(0.0, context.cancel.deadline - time.monotonic()) / 2)
     try:
-        beam.beam(start, seconds=seconds, shorter_than=length, cancel=context.cancel, progress=context.progress)
+        beam.beam(start, seconds=seconds, shorter_than=length, partial=True, cancel=context.cancel,
+                  progress=context.progress)
+        if not start.is_solved():
+            _shortest(start, context)
     except StrategyFailed:
         record["lost"] += 1
         return False
