@@ -20,7 +20,7 @@ import hlavolamy.solve.shorten as shorten_module
 from hlavolamy.solve import solve
 from hlavolamy.solve.beam import SearchFailed, beam, nearest
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.shorten import shorten
+from hlavolamy.solve.shorten import shortcut, shorten
 
 
 def cycle(n: int, ring: list[int]) -> list[int]:
@@ -143,4 +143,15 @@ def test_windows_keep_the_product_and_never_lengthen(data):
 def test_the_pass_runs_on_every_answer():
     from hlavolamy.solve.registry import passes
 
-    assert "windows" in [p.name for p in passes()]
+    assert {"windows", "shortcuts"} <= {p.name for p in passes()}
+
+
+def test_shortcuts_remove_a_loop_in_colours():
+    puzzle = Puzzle(list("AABB"), {"s": [1, 0, 2, 3], "t": [0, 2, 1, 3], "u": [0, 1, 3, 2]})
+    problem = Problem.from_input(puzzle, [0, 1, 1, 0])
+    # A B B A -s-> B A B A -u-> B A A B -t-> B A A B -u-> B A B A -t-> B B A A: the colours after s come back
+    turns = [Turn("s"), Turn("u"), Turn("t"), Turn("u"), Turn("t")]
+    end = problem.labels[puzzle.perm_of(turns)]
+    cut = shortcut(problem, turns)
+    assert puzzle.length(cut) < puzzle.length(turns)
+    assert np.array_equal(problem.labels[puzzle.perm_of(cut)], end)
