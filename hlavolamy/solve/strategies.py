@@ -22,10 +22,15 @@ new strategy is one module plus one line here.
   (or its colourings) is small enough; else for whole puzzles of at most
   :data:`CHAIN_AUTO_CELLS` moved cells the shorter of ``chain`` and
   ``phases`` where a subgroup fits, else of ``chain`` and ``insertion``; else ``insertion`` with ``chain``
-  behind it.
+  behind it. Where that answer is long for the puzzle (more than
+  :data:`BEAM_RATIO` moves per moved cell: its macros are long, as on wreaths
+  and globes) ``beam`` races it for :data:`BEAM_SECONDS`, and the shorter
+  answer wins.
 * ``insertion`` — :mod:`~hlavolamy.solve.insertion`: ``commutators`` with
   each macro inserted anywhere in the solution so far, the rest of the
   solution acting as its set-up.
+* ``beam`` — :mod:`~hlavolamy.solve.beam`: a wide beam scored by pattern
+  databases, finished through a ball of positions around the goal.
 """
 
 from __future__ import annotations
@@ -33,14 +38,22 @@ from __future__ import annotations
 import time
 
 from hlavolamy.analysis.blocks import pieces
+from hlavolamy.analysis.memo import memo
 from hlavolamy.errors import HlavolamyError, UnreachableError
-from hlavolamy.solve import chain, commutators, ida, insertion, phases, search  # noqa: F401  (each registers its strategy)
+from hlavolamy.solve import (  # noqa: F401  (importing each registers its strategy or pass)
+    beam, chain, commutators, ida, insertion, phases, search, shorten)
 from hlavolamy.solve.ida import AUTO_NODES, AUTO_SECONDS, optimal
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register, strategy
 
 CHAIN_AUTO_CELLS = 128
 """Whole puzzles moving at most this many cells also try the chain in ``auto`` (its build takes seconds)."""
+BEAM_RATIO = 2
+"""``auto`` races the beam when the answer has more than this many moves per moved cell..."""
+BEAM_SECONDS = 30.0
+"""...for at most this long..."""
+BEAM_TRIALS = 2
+"""...unless it lost this many times on the set of moves without ever winning."""
 
 
 def run(problem: Problem, name: str, context: Context) -> str:
@@ -61,7 +74,11 @@ def _auto(problem: Problem, context: Context) -> str:
         return "search"
     if strategy("optimal").applies(problem, context) and _optimal_within_budget(problem, context):
         return "optimal"
-    return _shortest(problem, context)
+    start = problem.fork()
+    name = _shortest(problem, context)
+    if _beam_beats(start, problem, context):
+        return "beam"
+    return name
 
 
 def _tried(problem: Problem, context: Context, name: str) -> bool:
@@ -94,6 +111,40 @@ def _optimal_within_budget(problem: Problem, context: Context) -> bool:
     except (StrategyFailed, UnreachableError):
         return False
     problem.adopt(attempt)
+    return True
+
+
+def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
+    """The beam from ``start``, where the answer is long for the puzzle (long macros); adopted if shorter.
+
+    Where the beam does not finish, the usual strategies finish from the
+    position it came closest to (fewest wrong cells).
+
+    Runs within :data:`BEAM_SECONDS` (at most half of what the time limit
+    leaves), and no more on a set of moves where it lost :data:`BEAM_TRIALS`
+    times without ever winning (kept per set of moves, like the tables).
+    """
+    length = answer.answer_length()
+    record = memo(start.puzzle, "solve.beam.record", lambda: {"won": 0, "lost": 0})
+    if (length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
+            or (record["lost"] >= BEAM_TRIALS and not record["won"])):
+        return False
+    seconds = BEAM_SECONDS
+    if context.cancel.deadline is not None:
+        seconds = min(seconds, max(0.0, context.cancel.deadline - time.monotonic()) / 2)
+    try:
+        beam.beam(start, seconds=seconds, shorter_than=length, partial=True, cancel=context.cancel,
+                  progress=context.progress)
+        if not start.is_solved():
+            _shortest(start, context)
+    except StrategyFailed:
+        record["lost"] += 1
+        return False
+    if start.answer_length() >= length:
+        record["lost"] += 1
+        return False
+    record["won"] += 1
+    answer.adopt(start)
     return True
 
 

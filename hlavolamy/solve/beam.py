@@ -1,0 +1,327 @@
+"""The "beam" strategy: a wide beam of positions, for big groups whose macros are long (wreaths, globes).
+
+Each level expands every kept position by every single step (one numpy
+gather per step, with the move pruning of :mod:`~hlavolamy.solve.ida`),
+drops duplicates (rows hashed; also against the last levels, so the beam
+does not walk back), scores the children and keeps the ``width`` best. The
+score is the sum over cells of how many steps the label shown there is from
+the nearest cell that wants it (:func:`nearest`), with the number of wrong
+cells breaking ties: unlike the wrong cells alone it still ranks positions
+when every cell of a turned ring is wrong. At most ``width // spread``
+positions per bucket (where the rarest label stands) are kept, so the beam
+does not collapse onto one family of near-identical positions. The search
+stops as soon as a position has at most the allowed wildcards wrong.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from hlavolamy.analysis.blocks import pieces
+from hlavolamy.analysis.memo import memo
+from hlavolamy.core.progress import CancelToken, ProgressCallback, report
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.solve.ida import _path, _steps
+from hlavolamy.solve.pdb import patterns
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Strategy, register
+from hlavolamy.solve.search import SearchFailed
+
+WIDTH = 20_000
+"""Positions kept per level."""
+SPREAD = 16
+"""A bucket (positions of the rarest label) may hold at most ``width // SPREAD`` of them."""
+MEMORY = 4
+"""Levels whose positions a child may not repeat."""
+MAX_DEPTH = 2_000
+PATIENCE = 200
+"""Levels the beam goes on without reaching fewer wrong cells."""
+MAX_CELLS = 256
+"""Most moved cells of a puzzle the beam applies to..."""
+MAX_STEPS = 40
+"""...and most single steps (a level costs width x steps x cells)."""
+
+
+@dataclass
+class _Level:
+    rows: np.ndarray
+    after: np.ndarray
+    hashes: np.ndarray
+
+
+def nearest(puzzle: Puzzle, goal: np.ndarray) -> np.ndarray:
+    """``near[i, label]``: fewest single steps that carry the content of cell ``i`` to a cell wanting ``label``.
+
+    Multi-source breadth-first search per label over the cell graph, backwards
+    from the cells that want it (a step ``m`` brings the content of ``m[t]``
+    to ``t``). Unreachable: a large finite number.
+    """
+    perms = _steps(puzzle).perms
+    n = puzzle.n_cells
+    unset = 4 * n
+    near = np.full((n, int(goal.max()) + 1), unset, dtype=np.int32)
+    for label in range(near.shape[1]):
+        frontier = np.flatnonzero(goal == label)
+        near[frontier, label] = 0
+        dist = 0
+        while frontier.size:
+            dist += 1
+            reached = np.unique(perms[:, frontier].ravel())
+            frontier = reached[near[reached, label] == unset]
+            near[frontier, label] = dist
+    return near
+
+
+@functools.lru_cache(maxsize=8)
+def _mix(words: int) -> np.ndarray:
+    """Fixed odd 64-bit weights, one per 8 bytes of a row (fixed: the ball is cached with its hashes)."""
+    return np.random.default_rng(words).integers(1, 2**63, size=words, dtype=np.uint64) | np.uint64(1)
+
+
+def row_hashes(rows: np.ndarray) -> np.ndarray:
+    """A 64-bit hash per row: its bytes read as 64-bit words, weighted and summed (wrapping)."""
+    count, width = rows.shape[0], rows.shape[1] * rows.itemsize
+    words = -(-width // 8)
+    padded = np.zeros((count, words * 8), dtype=np.uint8)
+    padded[:, :width] = np.ascontiguousarray(rows).view(np.uint8).reshape(count, width)
+    return (padded.view(np.uint64) * _mix(words)).sum(axis=1)
+
+
+BALL_BYTES = 150_000_000
+"""Memory for the positions around the goal (their hashes, and the rows of the outermost level)."""
+BALL_STATES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Ball:
+    """Every position within a few steps of the goal, by hash, with its way home.
+
+    ``hashes`` is sorted; ``entry[k]`` is the index (into ``step``/``parent``)
+    of the position with hash ``hashes[k]``; ``step[i]`` takes position ``i``
+    one step nearer the goal, to position ``parent[i]`` (the goal itself: -1).
+    """
+
+    hashes: np.ndarray
+    entry: np.ndarray
+    dist: np.ndarray
+    step: np.ndarray
+    parent: np.ndarray
+
+    def find(self, hashes: np.ndarray) -> np.ndarray:
+        """Per hash: the index of its position in the ball, or -1."""
+        at = np.minimum(np.searchsorted(self.hashes, hashes), self.hashes.size - 1)
+        return np.where(self.hashes[at] == hashes, self.entry[at], -1)
+
+    def home(self, index: int) -> list[int]:
+        """The steps from position ``index`` to the goal."""
+        out = []
+        while index != 0:
+            out.append(int(self.step[index]))
+            index = int(self.parent[index])
+        return out
+
+
+def _member(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """Per value: whether the sorted array ``pool`` holds it."""
+    if not pool.size:
+        return np.zeros(values.size, dtype=bool)
+    at = np.minimum(np.searchsorted(pool, values), pool.size - 1)
+    return pool[at] == values
+
+
+def ball(puzzle: Puzzle, goal: np.ndarray, rows_dtype: type, states: int) -> Ball:
+    """The positions around ``goal``, built once per set of moves and goal (see :func:`_grow_ball`)."""
+    tag = goal.tobytes() + np.dtype(rows_dtype).str.encode() + str(states).encode()
+    name = "solve.beam.ball." + hashlib.sha1(tag).hexdigest()[:16]
+    return memo(puzzle, name, lambda: _grow_ball(puzzle, goal, rows_dtype, states))
+
+
+def _grow_ball(puzzle: Puzzle, goal: np.ndarray, rows_dtype: type, states: int) -> Ball:
+    """Breadth first backwards from the goal (inverse steps) until ``states`` positions or :data:`BALL_BYTES`."""
+    perms = _steps(puzzle).perms
+    back = np.argsort(perms, axis=1)
+    limit = min(states, BALL_BYTES // (puzzle.n_cells * np.dtype(rows_dtype).itemsize + 24))
+    frontier = goal.astype(rows_dtype)[None, :]
+    hashes = [row_hashes(frontier)]
+    steps, parents, dists = [np.full(1, -1, np.int32)], [np.full(1, -1, np.int64)], [np.zeros(1, np.int32)]
+    offset, total = 0, 1
+    while frontier.shape[0] and perms.shape[0] and total < limit:
+        frontier = frontier[: -(-(limit - total) // perms.shape[0]) * 2]  # enough parents for the room left
+        node, g = np.divmod(np.arange(frontier.shape[0] * perms.shape[0]), perms.shape[0])
+        children = np.take_along_axis(frontier[node], back[g], axis=1)
+        h = row_hashes(children)
+        _, first = np.unique(h, return_index=True)
+        # steps come with their inverses: a child is new unless it sits on its parent's level or the one before
+        near_levels = np.sort(np.concatenate(hashes[-2:]))
+        first = np.sort(first[~_member(h[first], near_levels)])[: limit - total]
+        frontier = children[first]
+        hashes.append(h[first])
+        steps.append(g[first].astype(np.int32))
+        parents.append(node[first] + offset)
+        dists.append(np.full(first.size, len(dists), np.int32))
+        offset, total = total, total + first.size
+    all_hashes = np.concatenate(hashes)
+    order = np.argsort(all_hashes)
+    return Ball(all_hashes[order], order, np.concatenate(dists), np.concatenate(steps), np.concatenate(parents))
+
+
+class _Guide:
+    """The beam's score of a position (lower is better), from the goal alone.
+
+    First the sum over the pattern databases (:mod:`~hlavolamy.solve.pdb`) of
+    the distance of the position's projection, then the sum over cells of
+    :func:`nearest`, then the wrong cells: each term breaks the ties of the one before.
+    """
+
+    def __init__(self, problem: Problem, allowed: int):
+        puzzle = problem.puzzle
+        self.near = nearest(puzzle, problem.goal)
+        self.cells = np.arange(puzzle.n_cells)
+        self.tables = patterns(puzzle, problem.goal, problem.exact)
+        self.dists = [t.distances(allowed) for t in self.tables]
+        self.scale = puzzle.n_cells + 1
+        self.near_scale = int(self.near.max()) * puzzle.n_cells + 1
+
+    def score(self, rows: np.ndarray, wrong: np.ndarray) -> np.ndarray:
+        near = self.near[self.cells, rows].sum(axis=1, dtype=np.int64)
+        total = near * self.scale + wrong
+        for table, dist in zip(self.tables, self.dists):
+            ranks = table.ranks(rows)
+            total += np.where(ranks >= 0, dist[ranks], 255).astype(np.int64) * (self.near_scale * self.scale)
+        return total
+
+
+def beam(problem: Problem, *, width: int | None = None, seconds: float | None = None, shorter_than: int | None = None,
+         partial: bool = False, cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> None:
+    """Play a solution found by the beam (fewer than ``shorter_than`` steps, if given).
+
+    Raises :class:`SearchFailed` when it runs out of depth, positions,
+    ``seconds`` or patience (:data:`PATIENCE` levels without a new fewest
+    wrong cells); with ``partial`` it then plays the way to the position
+    with the fewest wrong cells instead, for another strategy to finish.
+    """
+    if problem.care is not None:
+        raise SearchFailed("the beam solves whole puzzles only")
+    if problem.is_solved():
+        return
+    puzzle = problem.puzzle
+    steps = _steps(puzzle)
+    if not steps.turns:
+        raise SearchFailed("the puzzle has no moves")
+    width = WIDTH if width is None else width
+    allowed = problem.wildcards if problem.slack is None else problem.slack
+    deadline = None if seconds is None else time.monotonic() + seconds
+    dtype = np.uint8 if problem.goal.max() < 256 else np.int32
+    goal = problem.goal.astype(dtype)
+    report(progress, 0.0, "beam: tables")
+    guide = _Guide(problem, allowed)
+    known = ball(puzzle, problem.goal, dtype, BALL_STATES)
+    counts = np.bincount(problem.goal)
+    rare = int(np.argmin(np.where(counts > 0, counts, counts.max() + 1)))
+    rng = np.random.default_rng(0)
+    start = problem.labels.astype(dtype)[None, :]
+    level = _Level(start, np.zeros(1, dtype=np.int32), row_hashes(start))
+    recent = [level.hashes]
+    parents: list[tuple[np.ndarray, np.ndarray]] = []
+    best = _meet(known, level.hashes, start, steps.perms, goal, parents, 0, None)
+    limit = min(MAX_DEPTH, shorter_than - 1 if shorter_than is not None else MAX_DEPTH)
+    closest: tuple[int, list[int]] = (problem.wrong(), [])
+    gained = 0
+    for depth in range(limit):
+        if best is not None and len(best) <= depth + 1:
+            break
+        if cancel is not None:
+            cancel.check()
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        after = steps.after[level.after]
+        node, g = np.nonzero(after >= 0)
+        children = np.take_along_axis(level.rows[node], steps.perms[g], axis=1)
+        parents.append((node.astype(np.int32), g.astype(np.int32)))
+        wrong = np.count_nonzero(children != goal, axis=1)
+        hit = np.flatnonzero(wrong <= allowed)
+        if hit.size:
+            best = _path(parents, int(hit[0]))
+            break
+        hashes = row_hashes(children)
+        best = _meet(known, hashes, children, steps.perms, goal, parents, depth + 1, best)
+        keep = _fresh(hashes, recent)
+        if not keep.size:
+            break
+        buckets = row_hashes(children[keep] == rare)
+        chosen = keep[_select(guide.score(children[keep], wrong[keep]), buckets, width, max(1, width // SPREAD), rng)]
+        level = _Level(children[chosen], after[node[chosen], g[chosen]], hashes[chosen])
+        parents[-1] = (node[chosen].astype(np.int32), g[chosen].astype(np.int32))
+        recent = (recent + [level.hashes])[-MEMORY:]
+        fewest = int(np.argmin(wrong[chosen]))
+        if wrong[chosen][fewest] < closest[0]:
+            closest, gained = (int(wrong[chosen][fewest]), _path(parents, fewest)), depth
+        elif depth - gained > PATIENCE:
+            break
+        report(progress, min(0.95, depth / limit), f"beam: depth {depth + 1}, best {int(wrong[keep].min())} wrong")
+    if best is None and partial and closest[1]:
+        best = closest[1]
+    if best is None or (shorter_than is not None and len(best) >= shorter_than):
+        raise SearchFailed("the beam found no solution" + ("" if shorter_than is None else
+                                                           f" shorter than {shorter_than} steps"))
+    problem.play([steps.turns[s] for s in best])
+
+
+def _fresh(hashes: np.ndarray, recent: list[np.ndarray]) -> np.ndarray:
+    """Indices of the first of each hash, leaving out hashes seen in the last levels."""
+    _, first = np.unique(hashes, return_index=True)
+    return np.sort(first[~_member(hashes[first], np.sort(np.concatenate(recent)))])
+
+
+def _meet(ball: Ball, hashes: np.ndarray, rows: np.ndarray, perms: np.ndarray, goal: np.ndarray,
+          parents: list[tuple[np.ndarray, np.ndarray]], depth: int, best: list[int] | None) -> list[int] | None:
+    """The shorter of ``best`` and the best way through a position of this level that the ball knows.
+
+    The way home is replayed before it is taken (two positions may share a hash).
+    """
+    found = ball.find(hashes)
+    inside = np.flatnonzero(found >= 0)
+    if not inside.size:
+        return best
+    k = int(inside[np.argmin(ball.dist[found[inside]])])
+    if best is not None and depth + ball.dist[found[k]] >= len(best):
+        return best
+    home = ball.home(int(found[k]))
+    row = rows[k]
+    for g in home:
+        row = row[perms[g]]
+    if not np.array_equal(row, goal):
+        return best
+    return _path(parents, k) + home
+
+
+def _select(score: np.ndarray, buckets: np.ndarray, width: int, cap: int, rng: np.random.Generator) -> np.ndarray:
+    """Indices of the best ``width`` scores, at most ``cap`` per bucket (ties broken at random)."""
+    order = np.lexsort((rng.random(score.size), score))
+    if score.size <= width:
+        return order
+    by_bucket = np.argsort(buckets[order], kind="stable")
+    sorted_buckets = buckets[order][by_bucket]
+    starts = np.flatnonzero(np.r_[True, sorted_buckets[1:] != sorted_buckets[:-1]])
+    rank_sorted = np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size]))
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[by_bucket] = rank_sorted
+    return order[rank < cap][:width]
+
+
+def beam_feasible(problem: Problem) -> bool:
+    """Whole puzzles small enough for a level to be cheap: few moved cells and few single steps."""
+    puzzle = problem.puzzle
+    return (problem.care is None and sum(len(o) for o in pieces(puzzle).orbits) <= MAX_CELLS
+            and len(_steps(puzzle).turns) <= MAX_STEPS)
+
+
+register(Strategy(
+    "beam", "a wide beam scored by pattern databases, met by a ball around the goal: big groups with long macros",
+    lambda problem, context: beam(problem, cancel=context.cancel, progress=context.progress),
+    applies=lambda problem, context: beam_feasible(problem)))

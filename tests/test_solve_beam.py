@@ -1,0 +1,157 @@
+"""The "beam" strategy (wreaths, globes) and the "windows" shortening pass."""
+
+from __future__ import annotations
+
+from unittest.mock import patch
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hlavolamy.analysis.independent import generators
+from hlavolamy.analysis.memo import forget_shared
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.state import State
+from hlavolamy.core.turns import Turn
+import hlavolamy.solve.beam as beam_module
+import hlavolamy.solve.pdb as pdb
+import hlavolamy.solve.shorten as shorten_module
+from hlavolamy.solve import solve
+from hlavolamy.solve.beam import SearchFailed, beam, nearest
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.shorten import shortcut, shorten
+
+
+def cycle(n: int, ring: list[int]) -> list[int]:
+    """The move turning the cells of ``ring`` one place (cell ``ring[i]`` takes the content of ``ring[i+1]``)."""
+    perm = list(range(n))
+    for a, b in zip(ring, ring[1:] + ring[:1]):
+        perm[a] = b
+    return perm
+
+
+def wreath(k: int) -> Puzzle:
+    """Two rings of ``k`` cells meeting in two cells (Santa 2023's wreath_k/k), coloured A | B, C where they meet."""
+    n = 2 * k - 2
+    meet = k // 3
+    left = list(range(k))
+    extra = list(range(k, n))
+    half = (k - 2) // 2
+    right = [0] + extra[:half] + [meet] + extra[half:]
+    colours = ["C" if c in (0, meet) else "A" if c < k else "B" for c in range(n)]
+    return Puzzle(colours, {"l": cycle(n, left), "r": cycle(n, right)})
+
+
+def globe(rows: int, columns: int) -> Puzzle:
+    """Rows that turn and half-globe flips (Santa 2023's globe_(rows-1)/(columns/2)), two cells of a colour per row."""
+    n = rows * columns
+    moves = {f"r{r}": cycle(n, [r * columns + c for c in range(columns)]) for r in range(rows)}
+    half = columns // 2
+    for j in range(columns):
+        flip = list(range(n))
+        for r in range(rows):
+            for c in range(j, j + half):
+                source = (2 * j + half - 1 - c) % columns
+                flip[r * columns + c % columns] = (rows - 1 - r) * columns + source
+        moves[f"f{j}"] = flip
+    colours = [f"{r}{c // 2}" for r in range(rows) for c in range(columns)]
+    return Puzzle(colours, moves)
+
+
+def scrambled(puzzle: Puzzle, length: int, seed: int) -> State:
+    rng = np.random.default_rng(seed)
+    steps = generators(puzzle)
+    return State.solved(puzzle).apply([steps[i] for i in rng.integers(len(steps), size=length)])
+
+
+@pytest.fixture(autouse=True)
+def small_tables():
+    """Fresh tables, kept small so the tests stay fast (the beam must still finish without a whole-space ball)."""
+    forget_shared()
+    with patch.object(beam_module, "BALL_STATES", 5_000), \
+            patch.object(beam_module, "WIDTH", 2_000), patch.object(pdb, "MAX_PATTERN_STATES", 20_000), \
+            patch.object(shorten_module, "BALL_STATES", 5_000):
+        yield
+    forget_shared()
+
+
+@pytest.mark.parametrize("puzzle", [wreath(9), wreath(12), globe(3, 6)], ids=["wreath9", "wreath12", "globe3x6"])
+def test_beam_solves_rings_by_colours_and_replays(puzzle):
+    start = scrambled(puzzle, 200, seed=len(puzzle.moves))
+    found = solve(puzzle, start.colour_ids(), strategy="beam")
+    assert found.strategy == "beam" and found.verified
+    assert np.array_equal(start.apply(found.moves).colour_ids(), puzzle.colour_ids)
+
+
+def test_beam_stops_within_the_wildcards():
+    puzzle = wreath(12)
+    start = scrambled(puzzle, 200, seed=3)
+    found = solve(puzzle, start.colour_ids(), strategy="beam", wildcards=4)
+    assert np.count_nonzero(start.apply(found.moves).colour_ids() != puzzle.colour_ids) <= 4
+
+
+def test_beam_solves_exact_positions():
+    puzzle = globe(2, 6)
+    start = scrambled(puzzle, 60, seed=1)
+    found = solve(puzzle, start, strategy="beam")
+    assert start.apply(found.moves).is_solved()
+
+
+def test_beam_gives_up_when_it_cannot_beat_a_rival():
+    puzzle = wreath(9)
+    start = scrambled(puzzle, 200, seed=2)
+    problem = Problem.from_input(puzzle, start.colour_ids())
+    with pytest.raises(SearchFailed):
+        beam(problem, shorter_than=1)
+    assert problem.turns == []
+
+
+def test_nearest_counts_steps_to_the_nearest_wanted_cell():
+    puzzle = wreath(6)
+    near = nearest(puzzle, puzzle.colour_ids.astype(np.int64))
+    a, b, c = (puzzle.colour_labels.index(x) for x in "ABC")
+    assert near[1, a] == 0 and near[6, b] == 0
+    assert near[6, c] == 1  # one turn of r brings cell 6's content to the meeting cell 0
+    assert near[6, a] == 2  # ...and one turn of l from there to cell 5
+    assert np.all(near[puzzle.colour_ids == b, b] == 0)
+
+
+def test_windows_replace_a_braid_by_its_shorter_word():
+    # s and t are neighbouring swaps: s t s = t s t, so s t s t = t s (no cancellation or commuting finds it)
+    puzzle = Puzzle(list("abc"), {"s": [1, 0, 2], "t": [0, 2, 1]})
+    turns = [Turn("s"), Turn("t"), Turn("s"), Turn("t")]
+    out = shorten(puzzle, turns)
+    assert puzzle.length(out) == 2
+    assert np.array_equal(puzzle.perm_of(out), puzzle.perm_of(turns))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_windows_keep_the_product_and_never_lengthen(data):
+    n = data.draw(st.integers(3, 8), label="cells")
+    moves = {f"m{i}": data.draw(st.permutations(range(n)), label=f"m{i}") for i in range(data.draw(st.integers(1, 3)))}
+    puzzle = Puzzle(["x"] * n, moves)
+    steps = generators(puzzle)
+    turns = data.draw(st.lists(st.sampled_from(steps), max_size=60), label="turns")
+    forget_shared()
+    out = shorten(puzzle, turns)
+    assert np.array_equal(puzzle.perm_of(out), puzzle.perm_of(turns))
+    assert puzzle.length(out) <= puzzle.length(turns)
+
+
+def test_the_pass_runs_on_every_answer():
+    from hlavolamy.solve.registry import passes
+
+    assert {"windows", "shortcuts"} <= {p.name for p in passes()}
+
+
+def test_shortcuts_remove_a_loop_in_colours():
+    puzzle = Puzzle(list("AABB"), {"s": [1, 0, 2, 3], "t": [0, 2, 1, 3], "u": [0, 1, 3, 2]})
+    problem = Problem.from_input(puzzle, [0, 1, 1, 0])
+    # A B B A -s-> B A B A -u-> B A A B -t-> B A A B -u-> B A B A -t-> B B A A: the colours after s come back
+    turns = [Turn("s"), Turn("u"), Turn("t"), Turn("u"), Turn("t")]
+    end = problem.labels[puzzle.perm_of(turns)]
+    cut = shortcut(problem, turns)
+    assert puzzle.length(cut) < puzzle.length(turns)
+    assert np.array_equal(problem.labels[puzzle.perm_of(cut)], end)
