@@ -263,7 +263,7 @@ class _Search:
             parents.append((parent, step))
             solved = self._solved(rows, ranks)
             if solved.size:
-                return [_path(parents, int(node)) for node in solved[:limit]], None
+                return [step_path(parents, int(node)) for node in solved[:limit]], None
             if not rows.shape[0]:
                 return [], next_bound
         return [], bound + 1 if next_bound is None else min(next_bound, bound + 1)
@@ -315,7 +315,7 @@ def _merge_duplicates(rows, ranks, state, parent, step):
     return rows[keep], ranks[:, keep], state[keep], parent[keep], step[keep]
 
 
-def _path(parents: list[tuple[np.ndarray, np.ndarray]], node: int) -> list[int]:
+def step_path(parents: list[tuple[np.ndarray, np.ndarray]], node: int) -> list[int]:
     """The steps from the start to ``node`` of the last level, through the parent links."""
     out = []
     for parent, step in reversed(parents):

@@ -113,24 +113,24 @@ def _choose(puzzle: Puzzle) -> Subgroup | None:
     best: tuple[int, Subgroup] | None = None
     too_big: list[set[str]] = []
     budget = MAX_ORDERS
-    for size in range(len(even)):
-        for kept in itertools.combinations(even, size):
-            if any(big <= set(kept) for big in too_big):
-                continue
-            group = Subgroup(tuple(m for m in puzzle.moves if m not in even or m in kept),
-                             tuple(m for m in even if m not in kept), 0, 0)
-            inner = _inner_puzzle(puzzle, group)
-            if len(pieces(inner).orbits) == n_orbits:
-                continue  # the colouring cannot see the phase
-            budget -= 1
-            if budget < 0:
-                break
-            h = _order(inner)
-            if h * h >= order.value:
-                too_big.append(set(kept))
-            score = max(h, order.value // h)
-            if score <= MAX_PHASE and (best is None or score < best[0]):
-                best = (score, Subgroup(group.kept, group.squared, h, order.value // h))
+    candidates = (kept for size in range(len(even)) for kept in itertools.combinations(even, size))
+    for kept in candidates:
+        if any(big <= set(kept) for big in too_big):
+            continue
+        budget -= 1  # every candidate counts: even its piece analysis is costly where moves are many
+        if budget < 0:
+            break
+        group = Subgroup(tuple(m for m in puzzle.moves if m not in even or m in kept),
+                         tuple(m for m in even if m not in kept), 0, 0)
+        inner = _inner_puzzle(puzzle, group)
+        if len(pieces(inner).orbits) == n_orbits:
+            continue  # the colouring cannot see the phase
+        h = _order(inner)
+        if h * h >= order.value:
+            too_big.append(set(kept))
+        score = max(h, order.value // h)
+        if score <= MAX_PHASE and (best is None or score < best[0]):
+            best = (score, Subgroup(group.kept, group.squared, h, order.value // h))
     return None if best is None else _widest(puzzle, best[1])
 
 
