@@ -30,6 +30,9 @@ def window(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[M
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     win = MainWindow(settings)
     win.messages = shown  # type: ignore[attr-defined]
+    # No solve time limit: a first solve builds tables, and on a loaded test machine that may pass the
+    # app's default 30 s (tests that are about the limit set it themselves).
+    win.play_tab.solve_page.time_limit.setValue(0)
     qtbot.addWidget(win)
     win.show()
     yield win
