@@ -26,7 +26,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import memo
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.solve.ida import _path, _steps
+from hlavolamy.solve.ida import _path, step_automaton
 from hlavolamy.solve.pdb import patterns
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Strategy, register
@@ -61,7 +61,7 @@ def nearest(puzzle: Puzzle, goal: np.ndarray) -> np.ndarray:
     from the cells that want it (a step ``m`` brings the content of ``m[t]``
     to ``t``). Unreachable: a large finite number.
     """
-    perms = _steps(puzzle).perms
+    perms = step_automaton(puzzle).perms
     n = puzzle.n_cells
     unset = 4 * n
     near = np.full((n, int(goal.max()) + 1), unset, dtype=np.int32)
@@ -143,7 +143,7 @@ def ball(puzzle: Puzzle, goal: np.ndarray, rows_dtype: type, states: int) -> Bal
 
 def _grow_ball(puzzle: Puzzle, goal: np.ndarray, rows_dtype: type, states: int) -> Ball:
     """Breadth first backwards from the goal (inverse steps) until ``states`` positions or :data:`BALL_BYTES`."""
-    perms = _steps(puzzle).perms
+    perms = step_automaton(puzzle).perms
     back = np.argsort(perms, axis=1)
     limit = min(states, BALL_BYTES // (puzzle.n_cells * np.dtype(rows_dtype).itemsize + 24))
     frontier = goal.astype(rows_dtype)[None, :]
@@ -210,7 +210,7 @@ def beam(problem: Problem, *, width: int | None = None, seconds: float | None = 
     if problem.is_solved():
         return
     puzzle = problem.puzzle
-    steps = _steps(puzzle)
+    steps = step_automaton(puzzle)
     if not steps.turns:
         raise SearchFailed("the puzzle has no moves")
     width = WIDTH if width is None else width
@@ -318,7 +318,7 @@ def beam_feasible(problem: Problem) -> bool:
     """Whole puzzles small enough for a level to be cheap: few moved cells and few single steps."""
     puzzle = problem.puzzle
     return (problem.care is None and sum(len(o) for o in pieces(puzzle).orbits) <= MAX_CELLS
-            and len(_steps(puzzle).turns) <= MAX_STEPS)
+            and len(step_automaton(puzzle).turns) <= MAX_STEPS)
 
 
 register(Strategy(

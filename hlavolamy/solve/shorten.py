@@ -21,7 +21,7 @@ import numpy as np
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, expand
 from hlavolamy.solve.beam import Ball, ball, row_hashes
-from hlavolamy.solve.ida import _Steps, _steps
+from hlavolamy.solve.ida import Steps, step_automaton
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, Pass, register_pass
 from hlavolamy.solve.simplify import simplify
@@ -45,7 +45,7 @@ def shorten(puzzle: Puzzle, turns: list[Turn], *, seconds: float = SECONDS, cont
     known = ball(puzzle, np.arange(puzzle.n_cells), np.uint8 if puzzle.n_cells < 256 else np.int32, BALL_STATES)
     deadline = time.monotonic() + seconds
     window = min(MAX_WINDOW, 2 * int(known.dist.max()) + 2)
-    steps = _steps(puzzle)
+    steps = step_automaton(puzzle)
     best = simplify(puzzle, turns)
     while time.monotonic() < deadline:
         seq = _step_indices(puzzle, best)
@@ -68,7 +68,7 @@ def shorten(puzzle: Puzzle, turns: list[Turn], *, seconds: float = SECONDS, cont
 
 def _step_indices(puzzle: Puzzle, turns: list[Turn]) -> np.ndarray:
     """``turns`` as indices of single steps (:func:`~hlavolamy.solve.pdb.step_perms`); identity steps dropped."""
-    steps = _steps(puzzle)
+    steps = step_automaton(puzzle)
     index = {p.tobytes(): g for g, p in enumerate(steps.perms)}
     out = []
     for t in expand(turns):
@@ -143,7 +143,7 @@ def shortcut(problem: Problem, turns: list[Turn], *, seconds: float = SECONDS,
     if (len(best) + 1) * puzzle.n_cells > SHORTCUT_CELLS:
         return best
     known = ball(puzzle, np.arange(puzzle.n_cells), np.uint8 if puzzle.n_cells < 256 else np.int32, BALL_STATES)
-    steps = _steps(puzzle)
+    steps = step_automaton(puzzle)
     words = np.flatnonzero(known.dist <= SHORTCUT_WORD)
     inverse = _inverses(steps.perms)
     deadline = time.monotonic() + seconds
@@ -193,7 +193,7 @@ def _positions(labels: np.ndarray, perms: np.ndarray, seq: np.ndarray) -> np.nda
     return rows
 
 
-def _apply_shortcuts(puzzle: Puzzle, labels: np.ndarray, steps: _Steps, inverse: list[int], seq: np.ndarray, known: Ball,
+def _apply_shortcuts(puzzle: Puzzle, labels: np.ndarray, steps: Steps, inverse: list[int], seq: np.ndarray, known: Ball,
                      found: list[tuple[int, int, int, int]]) -> list[Turn] | None:
     """The answer with the biggest non-overlapping shortcuts taken (each checked on the labels), simplified."""
     if not found:
