@@ -74,5 +74,5 @@ def _pair(puzzle: Puzzle, base: Plan, cancel: CancelToken | None) -> Plan:
             words = links[(g, h)] + table.macro_words + base.tables[h].macro_words
             both = np.concatenate([cells, base.groups[h]])
             groups.append(both)
-            tables.append(build_table(puzzle, both, words, max_candidates=2 * per_group, cancel=cancel))
+            tables.append(build_table(puzzle, both, words, max_candidates=per_group, cancel=cancel))
     return Plan(groups, tables, base.frozen)
