@@ -29,7 +29,9 @@ from hlavolamy.solve.simplify import simplify
 SECONDS = 2.0
 """Most time the pass spends on one answer (the ball is built before, once per set of moves)."""
 BALL_STATES = 200_000
-"""Permutations in the ball of short words."""
+"""Most permutations in the ball of short words..."""
+BALL_CELLS = 10_000_000
+"""...and most of them times cells (its build costs about that; a big cube gets a small ball)."""
 MAX_WINDOW = 16
 """Longest window looked up."""
 SHORTCUT_WORD = 2
@@ -42,7 +44,7 @@ _BLOCK_CELLS = 4_000_000
 
 def shorten(puzzle: Puzzle, turns: list[Turn], *, seconds: float = SECONDS, context: Context | None = None) -> list[Turn]:
     """``turns`` with windows replaced by shorter words of the same permutation, simplified; never longer."""
-    known = ball(puzzle, np.arange(puzzle.n_cells), np.uint8 if puzzle.n_cells < 256 else np.int32, BALL_STATES)
+    known = _short_words(puzzle)
     deadline = time.monotonic() + seconds
     window = min(MAX_WINDOW, 2 * int(known.dist.max()) + 2)
     steps = _steps(puzzle)
@@ -64,6 +66,12 @@ def shorten(puzzle: Puzzle, turns: list[Turn], *, seconds: float = SECONDS, cont
             break
         best = shorter
     return best
+
+
+def _short_words(puzzle: Puzzle) -> Ball:
+    """The ball of permutations around the identity: a shortest word for each, by hash."""
+    states = max(1, min(BALL_STATES, BALL_CELLS // max(1, puzzle.n_cells)))
+    return ball(puzzle, np.arange(puzzle.n_cells), np.uint8 if puzzle.n_cells < 256 else np.int32, states)
 
 
 def _step_indices(puzzle: Puzzle, turns: list[Turn]) -> np.ndarray:
@@ -142,7 +150,7 @@ def shortcut(problem: Problem, turns: list[Turn], *, seconds: float = SECONDS,
     best = simplify(puzzle, turns)
     if (len(best) + 1) * puzzle.n_cells > SHORTCUT_CELLS:
         return best
-    known = ball(puzzle, np.arange(puzzle.n_cells), np.uint8 if puzzle.n_cells < 256 else np.int32, BALL_STATES)
+    known = _short_words(puzzle)
     steps = _steps(puzzle)
     words = np.flatnonzero(known.dist <= SHORTCUT_WORD)
     inverse = _inverses(steps.perms)
