@@ -1,4 +1,6 @@
-"""The "windows" shortening pass: every short stretch of an answer replaced by a shortest word for its product.
+"""Shortening passes run on every answer: "windows" (exact products) and "shortcuts" (what the cells show).
+
+*windows*: every short stretch of an answer replaced by a shortest word for its product.
 
 The permutation of a window of ``k`` consecutive steps is looked up in the
 ball of permutations within a few steps of the identity (the beam's
@@ -10,6 +12,10 @@ for many windows at once (one gather per step for a block of starting
 points), the best non-overlapping replacements are made, the answer is
 simplified (cancellations, merges across commuting moves) and the pass
 repeats until nothing shortens or :data:`SECONDS` run out.
+
+*shortcuts*: a stretch between two positions along the answer that show the
+same labels, or are one short word apart, is cut (:func:`shortcut`); for a
+colour problem that removes stretches that only swap identical pieces.
 """
 
 from __future__ import annotations
@@ -42,7 +48,8 @@ _BLOCK_CELLS = 4_000_000
 """Window products held at once (starting points x cells)."""
 
 
-def shorten(puzzle: Puzzle, turns: list[Turn], *, seconds: float = SECONDS, context: Context | None = None) -> list[Turn]:
+def shorten(puzzle: Puzzle, turns: list[Turn], *, seconds: float = SECONDS,
+            context: Context | None = None) -> list[Turn]:
     """``turns`` with windows replaced by shorter words of the same permutation, simplified; never longer."""
     known = _short_words(puzzle)
     deadline = time.monotonic() + seconds
@@ -201,8 +208,8 @@ def _positions(labels: np.ndarray, perms: np.ndarray, seq: np.ndarray) -> np.nda
     return rows
 
 
-def _apply_shortcuts(puzzle: Puzzle, labels: np.ndarray, steps: _Steps, inverse: list[int], seq: np.ndarray, known: Ball,
-                     found: list[tuple[int, int, int, int]]) -> list[Turn] | None:
+def _apply_shortcuts(puzzle: Puzzle, labels: np.ndarray, steps: _Steps, inverse: list[int], seq: np.ndarray,
+                     known: Ball, found: list[tuple[int, int, int, int]]) -> list[Turn] | None:
     """The answer with the biggest non-overlapping shortcuts taken (each checked on the labels), simplified."""
     if not found:
         return None
