@@ -18,10 +18,11 @@ new strategy is one module plus one line here.
   quickly; then ``optimal`` within a node and time budget where the group
   (or its colourings) is small enough; else for whole puzzles of at most
   :data:`CHAIN_AUTO_CELLS` moved cells the shorter of ``chain`` and
-  ``commutators``; else ``commutators`` with ``chain`` behind it. Where
-  that answer is long for the puzzle (more than :data:`BEAM_RATIO` moves
-  per moved cell: its macros are long, as on wreaths and globes) ``beam``
-  races it for :data:`BEAM_SECONDS`, and the shorter answer wins.
+  ``commutators``; else ``commutators`` with ``chain`` behind it. For a
+  position by colours where that answer is long for the puzzle (more than
+  :data:`BEAM_RATIO` moves per moved cell: its macros are long, as on
+  wreaths and globes) ``beam`` races it for :data:`BEAM_SECONDS`, and the
+  shorter answer wins.
 * ``beam`` — :mod:`~hlavolamy.solve.beam`: a wide beam scored by pattern
   databases, finished through a ball of positions around the goal.
 """
@@ -109,6 +110,10 @@ def _optimal_within_budget(problem: Problem, context: Context) -> bool:
 def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     """The beam from ``start``, where the answer is long for the puzzle (long macros); adopted if shorter.
 
+    Positions by colours only: identical pieces make the colourings far
+    fewer than the positions, which is where a beam finds short answers
+    (on exact positions of ring puzzles it lost every time it was measured).
+
     Where the beam does not finish, the usual strategies finish from the
     position it came closest to (fewest wrong cells).
 
@@ -118,7 +123,7 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     """
     length = answer.answer_length()
     record = memo(start.puzzle, "solve.beam.record", lambda: {"won": 0, "lost": 0})
-    if (length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
+    if (start.exact or length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
             or (record["lost"] >= BEAM_TRIALS and not record["won"])):
         return False
     seconds = BEAM_SECONDS
