@@ -43,10 +43,12 @@ CHAIN_AUTO_CELLS = 128
 """Whole puzzles moving at most this many cells also try the chain in ``auto`` (its build takes seconds)."""
 BEAM_RATIO = 2
 """``auto`` races the beam when the answer has more than this many moves per moved cell..."""
-BEAM_SECONDS = 30.0
+BEAM_SECONDS = 20.0
 """...for at most this long..."""
 BEAM_TRIALS = 2
-"""...unless it lost this many times on the set of moves without ever winning."""
+"""...unless it lost this many times on the set of moves without ever winning..."""
+BEAM_GAIN = 0.1
+"""...where a win saves at least this share of the moves (less is not worth its time on every case)."""
 
 
 def run(problem: Problem, name: str, context: Context) -> str:
@@ -119,7 +121,8 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
 
     Runs within :data:`BEAM_SECONDS` (at most half of what the time limit
     leaves), and no more on a set of moves where it lost :data:`BEAM_TRIALS`
-    times without ever winning (kept per set of moves, like the tables).
+    times without ever winning by :data:`BEAM_GAIN` (kept per set of moves,
+    like the tables); a shorter answer is taken either way.
     """
     length = answer.answer_length()
     record = memo(start.puzzle, "solve.beam.record", lambda: {"won": 0, "lost": 0})
@@ -137,10 +140,10 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     except StrategyFailed:
         record["lost"] += 1
         return False
-    if start.answer_length() >= length:
-        record["lost"] += 1
+    shorter = start.answer_length()
+    record["won" if shorter <= (1 - BEAM_GAIN) * length else "lost"] += 1
+    if shorter >= length:
         return False
-    record["won"] += 1
     answer.adopt(start)
     return True
 
