@@ -3,14 +3,16 @@
 Each level expands every kept position by every single step (one numpy
 gather per step, with the move pruning of :mod:`~hlavolamy.solve.ida`),
 drops duplicates (rows hashed; also against the last levels, so the beam
-does not walk back), scores the children and keeps the ``width`` best. The
-score is the sum over cells of how many steps the label shown there is from
-the nearest cell that wants it (:func:`nearest`), with the number of wrong
-cells breaking ties: unlike the wrong cells alone it still ranks positions
-when every cell of a turned ring is wrong. At most ``width // spread``
-positions per bucket (where the rarest label stands) are kept, so the beam
-does not collapse onto one family of near-identical positions. The search
-stops as soon as a position has at most the allowed wildcards wrong.
+does not walk back), scores the children (:class:`_Guide`: pattern
+databases, then how far each label is from the nearest cell that wants it,
+then wrong cells) and keeps the ``width`` best, at most ``width //
+SPREAD`` per bucket (where the rarest label stands) so that the beam does
+not collapse onto one family of near-identical positions. Every child is
+also looked up in a :class:`Ball` of positions around the goal, whose way
+home completes an answer. The search stops as soon as a position has at
+most the allowed wildcards wrong, or when a later hit in the ball can no
+longer be shorter; without an answer, ``partial`` plays the way to the
+position with the fewest wrong cells, for another strategy to finish.
 """
 
 from __future__ import annotations

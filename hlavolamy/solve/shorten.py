@@ -1,4 +1,6 @@
-"""The "windows" shortening pass: every short stretch of an answer replaced by a shortest word for its product.
+"""Shortening passes run on every answer: "windows" (exact products) and "shortcuts" (what the cells show).
+
+*windows*: every short stretch of an answer replaced by a shortest word for its product.
 
 The permutation of a window of ``k`` consecutive steps is looked up in the
 ball of permutations within a few steps of the identity (the beam's
@@ -10,6 +12,10 @@ for many windows at once (one gather per step for a block of starting
 points), the best non-overlapping replacements are made, the answer is
 simplified (cancellations, merges across commuting moves) and the pass
 repeats until nothing shortens or :data:`SECONDS` run out.
+
+*shortcuts*: a stretch between two positions along the answer that show the
+same labels, or are one short word apart, is cut (:func:`shortcut`); for a
+colour problem that removes stretches that only swap identical pieces.
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ from hlavolamy.solve.simplify import simplify
 SECONDS = 2.0
 """Most time the pass spends on one answer (the ball is built before, once per set of moves)."""
 BALL_STATES = 200_000
-"""Permutations in the ball of short words."""
+"""Most permutations in the ball of short words..."""
+BALL_CELLS = 10_000_000
+"""...and most of them times cells (its build costs about that; a big cube gets a small ball)."""
 MAX_WINDOW = 16
 """Longest window looked up."""
 SHORTCUT_WORD = 2
@@ -40,9 +48,10 @@ _BLOCK_CELLS = 4_000_000
 """Window products held at once (starting points x cells)."""
 
 
-def shorten(puzzle: Puzzle, turns: list[Turn], *, seconds: float = SECONDS, context: Context | None = None) -> list[Turn]:
+def shorten(puzzle: Puzzle, turns: list[Turn], *, seconds: float = SECONDS,
+            context: Context | None = None) -> list[Turn]:
     """``turns`` with windows replaced by shorter words of the same permutation, simplified; never longer."""
-    known = ball(puzzle, np.arange(puzzle.n_cells), np.uint8 if puzzle.n_cells < 256 else np.int32, BALL_STATES)
+    known = _short_words(puzzle)
     deadline = time.monotonic() + seconds
     window = min(MAX_WINDOW, 2 * int(known.dist.max()) + 2)
     steps = step_automaton(puzzle)
@@ -64,6 +73,12 @@ def shorten(puzzle: Puzzle, turns: list[Turn], *, seconds: float = SECONDS, cont
             break
         best = shorter
     return best
+
+
+def _short_words(puzzle: Puzzle) -> Ball:
+    """The ball of permutations around the identity: a shortest word for each, by hash."""
+    states = max(1, min(BALL_STATES, BALL_CELLS // max(1, puzzle.n_cells)))
+    return ball(puzzle, np.arange(puzzle.n_cells), np.uint8 if puzzle.n_cells < 256 else np.int32, states)
 
 
 def _step_indices(puzzle: Puzzle, turns: list[Turn]) -> np.ndarray:
@@ -142,7 +157,7 @@ def shortcut(problem: Problem, turns: list[Turn], *, seconds: float = SECONDS,
     best = simplify(puzzle, turns)
     if (len(best) + 1) * puzzle.n_cells > SHORTCUT_CELLS:
         return best
-    known = ball(puzzle, np.arange(puzzle.n_cells), np.uint8 if puzzle.n_cells < 256 else np.int32, BALL_STATES)
+    known = _short_words(puzzle)
     steps = step_automaton(puzzle)
     words = np.flatnonzero(known.dist <= SHORTCUT_WORD)
     inverse = _inverses(steps.perms)
@@ -193,8 +208,8 @@ def _positions(labels: np.ndarray, perms: np.ndarray, seq: np.ndarray) -> np.nda
     return rows
 
 
-def _apply_shortcuts(puzzle: Puzzle, labels: np.ndarray, steps: Steps, inverse: list[int], seq: np.ndarray, known: Ball,
-                     found: list[tuple[int, int, int, int]]) -> list[Turn] | None:
+def _apply_shortcuts(puzzle: Puzzle, labels: np.ndarray, steps: Steps, inverse: list[int], seq: np.ndarray,
+                     known: Ball, found: list[tuple[int, int, int, int]]) -> list[Turn] | None:
     """The answer with the biggest non-overlapping shortcuts taken (each checked on the labels), simplified."""
     if not found:
         return None

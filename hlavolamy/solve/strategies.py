@@ -22,10 +22,10 @@ new strategy is one module plus one line here.
   (or its colourings) is small enough; else for whole puzzles of at most
   :data:`CHAIN_AUTO_CELLS` moved cells the shorter of ``chain`` and
   ``phases`` where a subgroup fits, else of ``chain`` and ``insertion``; else ``insertion`` with ``chain``
-  behind it. Where that answer is long for the puzzle (more than
-  :data:`BEAM_RATIO` moves per moved cell: its macros are long, as on wreaths
-  and globes) ``beam`` races it for :data:`BEAM_SECONDS`, and the shorter
-  answer wins.
+  behind it. For a position by colours where that answer is long for the
+  puzzle (more than :data:`BEAM_RATIO` moves per moved cell: its macros are
+  long, as on wreaths and globes) ``beam`` races it for :data:`BEAM_SECONDS`,
+  and the shorter answer wins.
 * ``insertion`` — :mod:`~hlavolamy.solve.insertion`: ``commutators`` with
   each macro inserted anywhere in the solution so far, the rest of the
   solution acting as its set-up.
@@ -50,10 +50,12 @@ CHAIN_AUTO_CELLS = 128
 """Whole puzzles moving at most this many cells also try the chain in ``auto`` (its build takes seconds)."""
 BEAM_RATIO = 2
 """``auto`` races the beam when the answer has more than this many moves per moved cell..."""
-BEAM_SECONDS = 30.0
+BEAM_SECONDS = 20.0
 """...for at most this long..."""
 BEAM_TRIALS = 2
-"""...unless it lost this many times on the set of moves without ever winning."""
+"""...unless it lost this many times on the set of moves without ever winning..."""
+BEAM_GAIN = 0.1
+"""...where a win saves at least this share of the moves (less is not worth its time on every case)."""
 
 
 def run(problem: Problem, name: str, context: Context) -> str:
@@ -117,16 +119,21 @@ def _optimal_within_budget(problem: Problem, context: Context) -> bool:
 def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     """The beam from ``start``, where the answer is long for the puzzle (long macros); adopted if shorter.
 
+    Positions by colours only: identical pieces make the colourings far
+    fewer than the positions, which is where a beam finds short answers
+    (on exact positions of ring puzzles it lost every time it was measured).
+
     Where the beam does not finish, the usual strategies finish from the
     position it came closest to (fewest wrong cells).
 
     Runs within :data:`BEAM_SECONDS` (at most half of what the time limit
     leaves), and no more on a set of moves where it lost :data:`BEAM_TRIALS`
-    times without ever winning (kept per set of moves, like the tables).
+    times without ever winning by :data:`BEAM_GAIN` (kept per set of moves,
+    like the tables); a shorter answer is taken either way.
     """
     length = answer.answer_length()
     record = memo(start.puzzle, "solve.beam.record", lambda: {"won": 0, "lost": 0})
-    if (length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
+    if (start.exact or length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
             or (record["lost"] >= BEAM_TRIALS and not record["won"])):
         return False
     seconds = BEAM_SECONDS
@@ -140,10 +147,10 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     except StrategyFailed:
         record["lost"] += 1
         return False
-    if start.answer_length() >= length:
-        record["lost"] += 1
+    shorter = start.answer_length()
+    record["won" if shorter <= (1 - BEAM_GAIN) * length else "lost"] += 1
+    if shorter >= length:
         return False
-    record["won"] += 1
     answer.adopt(start)
     return True
 
