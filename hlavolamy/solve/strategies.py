@@ -38,7 +38,7 @@ from __future__ import annotations
 import time
 
 from hlavolamy.analysis.blocks import pieces
-from hlavolamy.analysis.memo import memo
+from hlavolamy.analysis.memo import moves_key
 from hlavolamy.errors import HlavolamyError, UnreachableError
 from hlavolamy.solve import (  # noqa: F401  (importing each registers its strategy or pass)
     beam, chain, commutators, ida, insertion, phases, search, shorten)
@@ -56,6 +56,10 @@ BEAM_TRIALS = 2
 """...unless it lost this many times on the set of moves without ever winning..."""
 BEAM_GAIN = 0.1
 """...where a win saves at least this share of the moves (less is not worth its time on every case)."""
+
+_BEAM_RECORDS: dict[str, dict[str, int]] = {}
+"""Beam wins and losses per set of moves, for the life of the process (not in the analysis memo, whose
+least-recently-used entries make way for the many small puzzles a solve analyses)."""
 
 
 def run(problem: Problem, name: str, context: Context) -> str:
@@ -132,7 +136,7 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     like the tables); a shorter answer is taken either way.
     """
     length = answer.answer_length()
-    record = memo(start.puzzle, "solve.beam.record", lambda: {"won": 0, "lost": 0})
+    record = _BEAM_RECORDS.setdefault(moves_key(start.puzzle), {"won": 0, "lost": 0})
     if (start.exact or length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
             or (record["lost"] >= BEAM_TRIALS and not record["won"])):
         return False
