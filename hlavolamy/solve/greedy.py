@@ -149,15 +149,14 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
     cells = table.cells
     rescues = 8 * cells.size if rescues is None else rescues
     rng = np.random.default_rng(0)
-    goal = np.append(problem.goal[cells], -1)
-    care = np.ones(cells.size + 1, dtype=bool) if problem.care is None else np.append(problem.care[cells], True)
+    goal, care = group_target(problem, cells)
     weight = care[table.positions]
     want = goal[table.positions]
     for _ in range(max_steps):
         if cancel is not None:
             cancel.check()
         labels = np.append(problem.labels[cells], -1)
-        if np.all((labels == goal) | ~care) or problem.is_solved():
+        if group_solved(problem, labels, goal, care):
             return True
         gain = _gains(labels, table, want, weight)
         best = int(np.argmax(gain / table.cost))
@@ -175,6 +174,18 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
             word = table.word(pair[0]) + table.word(pair[1])
         problem.play(word)
     return False
+
+
+def group_target(problem: Problem, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The group's wanted labels and the cells that count, each with one more slot (index -1) for table padding."""
+    goal = np.append(problem.goal[cells], -1)
+    care = np.ones(cells.size + 1, dtype=bool) if problem.care is None else np.append(problem.care[cells], True)
+    return goal, care
+
+
+def group_solved(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.ndarray) -> bool:
+    """The group shows its goal on every cell that counts (or the whole problem is solved within its slack)."""
+    return bool(np.all((labels == goal) | ~care)) or problem.is_solved()
 
 
 def _gains(labels: np.ndarray, table: GroupTable, want: np.ndarray, weight: np.ndarray) -> np.ndarray:

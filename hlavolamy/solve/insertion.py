@@ -26,7 +26,7 @@ from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, reduce_power
 from hlavolamy.solve.commutators import solve_whole
-from hlavolamy.solve.greedy import GroupTable, solve_group
+from hlavolamy.solve.greedy import GroupTable, group_solved, group_target, solve_group
 from hlavolamy.solve.pairing import paired_plan
 from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.registry import Context, Strategy, register
@@ -224,15 +224,14 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
     puzzle, cells = problem.puzzle, table.cells
     codes = _Codes(puzzle)
     sequence = _Sequence(problem.turns, _GroupMoves(puzzle, cells), codes)
-    goal = np.append(problem.goal[cells], -1)
-    care = np.ones(cells.size + 1, dtype=bool) if problem.care is None else np.append(problem.care[cells], True)
+    goal, care = group_target(problem, cells)
     width = table.positions.shape[1]
     pool = candidates(table, 4 * MIN_CANDIDATES, codes)
     for _ in range(max_steps):
         if cancel is not None:
             cancel.check()
         labels = np.append(problem.labels[cells], -1)
-        if np.all((labels == goal) | ~care) or problem.is_solved():
+        if group_solved(problem, labels, goal, care):
             return True
         where = sequence.runs()
         count = min(MAX_CANDIDATES, max(MIN_CANDIDATES, SCORED_CELLS // (width * where.lo.size)))
