@@ -100,11 +100,12 @@ class Chain:
     def complete(self) -> bool:
         return all(len(t) == s for t, s in zip(self.levels, self.orbit_sizes))
 
-    def sift(self, perm: np.ndarray) -> tuple[list[Word], np.ndarray]:
-        """The table words met while sifting ``perm`` and what is left (identity iff ``perm`` is in the group)."""
+    def sift(self, perm: np.ndarray, levels: int | None = None) -> tuple[list[Word], np.ndarray]:
+        """The table words met while sifting ``perm`` (through the first ``levels`` levels, default all) and what
+        is left (after all levels: the identity iff ``perm`` is in the group)."""
         words: list[Word] = []
         rest = np.asarray(perm, dtype=np.intp)
-        for point, table in zip(self.base, self.levels):
+        for point, table in zip(self.base[:levels], self.levels[:levels]):
             entry = table.get(int(rest[point]))
             if entry is None:
                 return words, rest
@@ -233,15 +234,26 @@ def _shortest_sift(chain: Chain, perm: np.ndarray, cancel: CancelToken | None) -
     (a solution of ``perm⁻¹`` read backwards solves ``perm``): prefixes
     become suffixes, twice the candidates for twice the look-ups.
     """
-    puzzle = chain.puzzle
+    return min(shortest_sifts(chain, perm, cancel=cancel), key=chain.puzzle.length)
+
+
+def shortest_sifts(chain: Chain, perm: np.ndarray, *, levels: int | None = None, count: int = _SIMPLIFIED,
+                   cancel: CancelToken | None = None) -> list[list[Turn]]:
+    """The ``count`` shortest prefix + sift words for ``perm`` (see :func:`_shortest_sift`), simplified.
+
+    With ``levels`` the sift stops after that many levels: each word then
+    fixes the base points of those levels only (a partial solution, whose
+    leftovers another method finishes), so the inverse position, whose
+    words fix other cells once inverted, is not tried.
+    """
     inv = _inverse_index(chain.turns)
-    inverse = np.argsort(perm)
+    ways = ((False, perm), (True, np.argsort(perm))) if levels is None else ((False, perm),)
     candidates: list[tuple[int, list[int]]] = []
-    for backwards, position in ((False, perm), (True, inverse)):
+    for backwards, position in ways:
         for prefix, prefix_perm in chain.prefixes():
             if cancel is not None:
                 cancel.check()
-            words, _ = chain.sift(position[prefix_perm])
+            words, _ = chain.sift(position[prefix_perm], levels)
             solution = list(prefix)
             for word in reversed(words):
                 solution.extend(inv[i] for i in reversed(word))
@@ -249,8 +261,7 @@ def _shortest_sift(chain: Chain, perm: np.ndarray, cancel: CancelToken | None) -
                 solution = [inv[i] for i in reversed(solution)]
             candidates.append((len(solution), solution))
     candidates.sort(key=lambda c: c[0])
-    finished = [simplify(puzzle, chain.word_turns(s)) for _, s in candidates[:_SIMPLIFIED]]
-    return min(finished, key=puzzle.length)
+    return [simplify(chain.puzzle, chain.word_turns(s)) for _, s in candidates[:count]]
 
 
 # -- building -----------------------------------------------------------------

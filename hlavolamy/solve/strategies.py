@@ -41,7 +41,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import moves_key
 from hlavolamy.errors import HlavolamyError, UnreachableError
 from hlavolamy.solve import (  # noqa: F401  (importing each registers its strategy or pass)
-    beam, chain, commutators, ida, insertion, phases, search, shorten)
+    beam, chain, commutators, handover, ida, insertion, phases, search, shorten)
 from hlavolamy.solve.ida import AUTO_NODES, AUTO_SECONDS, optimal
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register, strategy
@@ -203,7 +203,7 @@ def _rivals(problem: Problem, context: Context) -> list[str]:
         return ["insertion"]
     if strategy("phases").applies(problem, context):
         return ["chain", "phases"]
-    return ["chain", "insertion"]
+    return ["chain", "insertion", "handover"]
 
 
 register(Strategy("auto", "picks and races the strategies that fit the puzzle; the shortest answer wins",

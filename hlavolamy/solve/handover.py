@@ -1,0 +1,84 @@
+"""The chain solves the pieces its first levels fix; inserted macros solve the rest ("handover").
+
+A stabiliser chain's words grow level by level: the deep levels must keep
+every earlier base point fixed, so each of their entries is a long
+commutator that places one cell (on the megaminx about 10 moves per corner
+sticker once the edges are fixed, against 5 per edge sticker before). A
+3-cycle places two or three pieces for the same price, and inserted into
+the sequence so far (:mod:`~hlavolamy.solve.insertion`) it often costs less.
+So the chain sifts only through the levels of the first groups of pieces
+(cut where the group of the base point changes), and each group left over
+is finished by inserting its conjugated macros anywhere in that partial
+solution. The shortest :data:`HEADS` partial sifts are each finished that
+way, at each cut, and the shortest answer wins. A group the macros cannot
+finish is finished by a full sift, so the strategy is complete wherever the
+chain is.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hlavolamy.solve.chain import build_chain, chain_solve, shortest_sifts
+from hlavolamy.solve.decompose import Plan, plan
+from hlavolamy.solve.insertion import insert_group
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Context, Strategy, StrategyFailed, register
+
+HEADS = 8
+"""Partial sifts (the shortest) finished by insertion at each cut."""
+MAX_CUTS = 3
+"""Cuts tried at most (the last ones: the chain keeps the most levels, whose words are the short ones)."""
+
+
+def cuts(base_groups: list[int], tables: list[object | None]) -> list[int]:
+    """Level counts where the chain may hand over: the group of the base point changes there, and every
+    group with a base point at or after it has macros (a table) to finish it."""
+    out = []
+    for k in range(1, len(base_groups)):
+        if base_groups[k] != base_groups[k - 1] and all(tables[g] is not None for g in base_groups[k:]):
+            out.append(k)
+    return out[-MAX_CUTS:]
+
+
+def solve_by_handover(problem: Problem, context: Context) -> None:
+    """The shortest of chain head + inserted macros over the cuts and partial sifts (on the exact position)."""
+    cancel = context.cancel
+    if not problem.exact:
+        problem.to_exact()
+    puzzle = problem.puzzle
+    chain = build_chain(puzzle, cancel=cancel, progress=context.progress)
+    decomposition = plan(puzzle, cancel=cancel, progress=context.progress)
+    group_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
+    for g, cells in enumerate(decomposition.groups):
+        group_of[cells] = g
+    base_groups = [int(group_of[b]) for b in chain.base]
+    if any(g < 0 for g in base_groups):
+        raise StrategyFailed("the chain's base has cells outside every group of pieces")
+    best: Problem | None = None
+    for cut in cuts(base_groups, decomposition.tables):
+        left = sorted(set(base_groups[cut:]), key=lambda g: -decomposition.groups[g].size)
+        for head in shortest_sifts(chain, problem.labels, levels=cut, count=HEADS, cancel=cancel):
+            attempt = problem.fork()
+            attempt.play(head)
+            _finish(attempt, decomposition, left, context)
+            if best is None or attempt.answer_length() < best.answer_length():
+                best = attempt
+    if best is None:
+        raise StrategyFailed("no cut of the chain leaves only groups that have macros")
+    problem.adopt(best)
+
+
+def _finish(problem: Problem, decomposition: Plan, groups: list[int], context: Context) -> None:
+    """Insert each group's macros; whatever they leave, a full sift of the chain finishes."""
+    try:
+        for g in groups:
+            insert_group(problem, decomposition.tables[g], cancel=context.cancel)
+    except StrategyFailed:
+        pass  # stuck: the sift below finishes from wherever the macros left it
+    if not problem.is_solved():
+        problem.play(chain_solve(problem.puzzle, problem.labels, cancel=context.cancel))
+
+
+register(Strategy("handover", "the chain's first levels, then each group left over by inserted macros",
+                  solve_by_handover))
