@@ -241,19 +241,29 @@ def shortest_sifts(chain: Chain, perm: np.ndarray, *, levels: int | None = None,
                    cancel: CancelToken | None = None) -> list[list[Turn]]:
     """The ``count`` shortest prefix + sift words for ``perm`` (see :func:`_shortest_sift`), simplified.
 
-    With ``levels`` the sift stops after that many levels: each word then
-    fixes the base points of those levels only (a partial solution, whose
-    leftovers another method finishes), so the inverse position, whose
-    words fix other cells once inverted, is not tried.
+    With ``levels`` the sift stops after that many levels, and each word
+    brings the base points of those levels home (a partial solution whose
+    leftovers another method finishes). Sifting ``perm`` leaves a rest
+    ``r`` with ``perm = E r``, and the moves ``E⁻¹`` would only conjugate
+    ``r``; so the partial sift runs on the inverse of the position after
+    the prefix ``w``: ``(perm w)⁻¹ = E r`` gives ``perm w E = r⁻¹``, which
+    fixes the base points, and the solution is ``w`` then the table words
+    in sifting order.
     """
     inv = _inverse_index(chain.turns)
-    ways = ((False, perm), (True, np.argsort(perm))) if levels is None else ((False, perm),)
     candidates: list[tuple[int, list[int]]] = []
-    for backwards, position in ways:
+    if levels is not None:
         for prefix, prefix_perm in chain.prefixes():
             if cancel is not None:
                 cancel.check()
-            words, _ = chain.sift(position[prefix_perm], levels)
+            words, _ = chain.sift(np.argsort(perm[prefix_perm]), levels)
+            solution = list(prefix) + [i for word in words for i in word]
+            candidates.append((len(solution), solution))
+    for backwards, position in ((False, perm), (True, np.argsort(perm))) if levels is None else ():
+        for prefix, prefix_perm in chain.prefixes():
+            if cancel is not None:
+                cancel.check()
+            words, _ = chain.sift(position[prefix_perm])
             solution = list(prefix)
             for word in reversed(words):
                 solution.extend(inv[i] for i in reversed(word))

@@ -70,10 +70,11 @@ def solve_by_handover(problem: Problem, context: Context) -> None:
 
 
 def _finish(problem: Problem, decomposition: Plan, groups: list[int], context: Context) -> None:
-    """Insert each group's macros; whatever they leave, a full sift of the chain finishes."""
+    """Insert each group's macros while an insertion gains; a full sift of the chain finishes what they leave
+    (shorter and much faster than appending conjugates, measured on the megaminx and the master pyraminx)."""
     try:
         for g in groups:
-            insert_group(problem, decomposition.tables[g], cancel=context.cancel)
+            insert_group(problem, decomposition.tables[g], cancel=context.cancel, append=False)
     except StrategyFailed:
         pass  # stuck: the sift below finishes from wherever the macros left it
     if not problem.is_solved():

@@ -215,11 +215,12 @@ def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, wher
 
 
 def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
-                 max_steps: int = 10_000) -> bool:
+                 max_steps: int = 10_000, append: bool = True) -> bool:
     """Solve one group by inserting its conjugates where they gain most per turn; True when it is solved.
 
     Falls back to appending (:func:`~hlavolamy.solve.greedy.solve_group`)
-    once no insertion gains.
+    once no insertion gains; with ``append`` False it stops there instead
+    (the caller finishes some other way).
     """
     puzzle, cells = problem.puzzle, table.cells
     codes = _Codes(puzzle)
@@ -246,6 +247,8 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
             word = table.word(row)
             _insert(problem, cells, where.inverse[d], word, place, table, row)
             sequence.insert(place, word)
+    if not append:
+        return group_solved(problem, np.append(problem.labels[cells], -1), goal, care)
     return solve_group(problem, table, cancel=cancel)
 
 
