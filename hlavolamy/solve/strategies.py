@@ -177,6 +177,9 @@ def _shortest(problem: Problem, context: Context) -> str:
     failure: HlavolamyError | None = None
     for name in rivals:
         attempt = problem.fork()
+        if attempts:  # a later rival stops once it can no longer come out shorter (insertion's appending is slow)
+            most = min(len(a.turns) for a, _ in attempts)
+            attempt.budget = min(most + most // 10, problem.budget or most + most // 10)
         try:
             run(attempt, name, context)
             attempts.append((attempt, name))
@@ -203,7 +206,7 @@ def _rivals(problem: Problem, context: Context) -> list[str]:
         return ["insertion"]
     if strategy("phases").applies(problem, context):
         return ["chain", "phases"]
-    return ["chain", "insertion", "handover"]
+    return ["handover", "chain", "insertion"]
 
 
 register(Strategy("auto", "picks and races the strategies that fit the puzzle; the shortest answer wins",
