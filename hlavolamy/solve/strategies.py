@@ -177,9 +177,6 @@ def _shortest(problem: Problem, context: Context) -> str:
     failure: HlavolamyError | None = None
     for name in rivals:
         attempt = problem.fork()
-        if attempts:  # a later rival stops once it can no longer come out shorter (insertion's appending is slow)
-            most = min(len(a.turns) for a, _ in attempts)
-            attempt.budget = min(most + most // 10, problem.budget or most + most // 10)
         try:
             run(attempt, name, context)
             attempts.append((attempt, name))
