@@ -21,7 +21,8 @@ new strategy is one module plus one line here.
   quickly; then ``optimal`` within a node and time budget where the group
   (or its colourings) is small enough; else for whole puzzles of at most
   :data:`CHAIN_AUTO_CELLS` moved cells the shorter of ``chain`` and
-  ``phases`` where a subgroup fits, else of ``chain`` and ``insertion``; else ``insertion`` with ``chain``
+  ``phases`` where a subgroup fits, else the shortest of ``handover``,
+  ``chain`` and ``insertion``; else ``insertion`` with ``chain``
   behind it. For a position by colours where that answer is long for the
   puzzle (more than :data:`BEAM_RATIO` moves per moved cell: its macros are
   long, as on wreaths and globes) ``beam`` races it for :data:`BEAM_SECONDS`,
@@ -31,6 +32,8 @@ new strategy is one module plus one line here.
   solution acting as its set-up.
 * ``beam`` — :mod:`~hlavolamy.solve.beam`: a wide beam scored by pattern
   databases, finished through a ball of positions around the goal.
+* ``handover`` — :mod:`~hlavolamy.solve.handover`: the chain's first levels
+  (a partial sift), then the groups left over by inserted macros.
 """
 
 from __future__ import annotations
@@ -170,7 +173,8 @@ def _moved_cells(problem: Problem) -> int:
 
 
 def _shortest(problem: Problem, context: Context) -> str:
-    """Small puzzles: the shorter of the chain and the phases (else insertion). Otherwise insertion, chain behind.
+    """Small puzzles: the shorter of the chain and the phases (else the shortest of handover, chain and
+    insertion). Otherwise insertion, chain behind.
 
     Insertion is the commutators strategy with each macro placed where the
     solution so far sets it up best.
@@ -204,7 +208,8 @@ def _shortest(problem: Problem, context: Context) -> str:
 
 
 def _rivals(problem: Problem, context: Context) -> list[str]:
-    """What races: the phases beat the macros wherever a subgroup fits (3x3x3: 33 moves against 70)."""
+    """What races: the phases beat the macros wherever a subgroup fits (3x3x3: 33 moves against 70); else
+    handover first (megaminx: 198 moves against the chain's 255), the chain and insertion beside it."""
     if _moved_cells(problem) > CHAIN_AUTO_CELLS:
         return ["insertion"]
     if strategy("phases").applies(problem, context):
