@@ -48,10 +48,17 @@ def cuts(base_groups: list[int], tables: list[object | None]) -> list[int]:
 
 
 def solve_by_handover(problem: Problem, context: Context) -> None:
-    """The shortest of chain head + inserted macros over the cuts and partial sifts (on the exact position)."""
+    """The shortest of chain head + inserted macros over the cuts and partial sifts.
+
+    A position by colours keeps its colours for the macros (identical pieces
+    let them stop early: FTO 100 -> 84 moves) and an exact position showing
+    them as its shadow, which the chain sifts.
+    """
     cancel = context.cancel
     if not problem.exact:
-        problem.to_exact()
+        exact = problem.fork()
+        exact.to_exact()
+        problem.shadow = exact.labels  # the heads come from the exact position, the macros work on colours
     puzzle = problem.puzzle
     chain = build_chain(puzzle, cancel=cancel, progress=context.progress)
     decomposition = plan(puzzle, cancel=cancel, progress=context.progress)
@@ -62,7 +69,7 @@ def solve_by_handover(problem: Problem, context: Context) -> None:
     if any(g < 0 for g in base_groups):
         raise StrategyFailed("the chain's base has cells outside every group of pieces")
     heads = [(cut, head) for cut in cuts(base_groups, decomposition.tables)
-             for head in shortest_sifts(chain, problem.labels, levels=cut, count=HEADS, cancel=cancel)]
+             for head in shortest_sifts(chain, problem.exact_labels(), levels=cut, count=HEADS, cancel=cancel)]
     heads.sort(key=lambda h: puzzle.length(h[1]))
     stop = time.monotonic() + _seconds(context)
     best: Problem | None = None
@@ -89,13 +96,16 @@ def _seconds(context: Context) -> float:
 
 def _finish(problem: Problem, decomposition: Plan, groups: list[int], context: Context) -> None:
     """Insert each group's macros while an insertion gains; a full sift of the chain finishes what they leave
-    (shorter and much faster than appending conjugates, measured on the megaminx and the master pyraminx)."""
+    (shorter and much faster than appending conjugates, measured on the megaminx and the master pyraminx),
+    from an exact position showing the colours where the problem is by colours."""
     try:
         for g in groups:
             insert_group(problem, decomposition.tables[g], cancel=context.cancel, append=False)
     except StrategyFailed:
         pass  # stuck: the sift below finishes from wherever the macros left it
     if not problem.is_solved():
+        if not problem.exact:
+            problem.to_exact()
         problem.play(chain_solve(problem.puzzle, problem.labels, cancel=context.cancel))
 
 
