@@ -61,3 +61,30 @@ def test_a_puzzle_of_one_group_has_no_cut(tiny_puzzle):
     state = State.solved(tiny_puzzle).apply(random_scramble(tiny_puzzle, 5, 1))
     with pytest.raises(StrategyFailed):
         solve(tiny_puzzle, state, strategy="handover")
+
+
+@pytest.mark.slow
+def test_the_megaminx_by_colours_comes_out_shorter_than_the_chains_answer():
+    from hlavolamy.cli.bench import generated_puzzles
+
+    megaminx = dict(generated_puzzles())["megaminx (polyhedra)"]
+    state = State.solved(megaminx).apply(random_scramble(megaminx, 200, 0))
+    colours = np.asarray(megaminx.colour_ids)[state.perm]
+    handover = solve(megaminx, colours, strategy="handover")
+    chain = solve(megaminx, colours, strategy="chain")
+    assert np.array_equal(colours[megaminx.perm_of(handover.moves)], megaminx.colour_ids)
+    assert handover.length < chain.length
+
+
+def test_insertion_without_appending_leaves_the_rest_to_the_caller(rubik3):
+    from hlavolamy.solve.decompose import phase0, plan
+    from hlavolamy.solve.insertion import insert_group
+    from hlavolamy.solve.problem import Problem
+
+    table = max((t for t in plan(rubik3).tables if t is not None), key=lambda t: t.cells.size)
+    problem = Problem.from_input(rubik3, State.solved(rubik3).apply(random_scramble(rubik3, 40, 7)))
+    phase0(problem, plan(rubik3).frozen)
+    solved = insert_group(problem, table, append=False)
+    right = bool(np.array_equal(problem.labels[table.cells], problem.goal[table.cells]))
+    assert solved == right
+    assert np.array_equal(problem.labels, problem.start[rubik3.perm_of(problem.turns)])
