@@ -10,7 +10,8 @@ So the chain sifts only through the levels of the first groups of pieces
 (cut where the group of the base point changes), and each group left over
 is finished by inserting its conjugated macros anywhere in that partial
 solution. The shortest :data:`HEADS` partial sifts at each cut are each
-finished that way (shortest heads first, within :data:`SECONDS`), and the
+finished that way (the cuts in turn, shortest heads first, within
+:data:`SECONDS`), and the
 shortest answer wins. A group the macros cannot
 finish is finished by a full sift, so the strategy is complete wherever the
 chain is.
@@ -31,8 +32,8 @@ from hlavolamy.solve.registry import Context, Strategy, StrategyFailed, register
 HEADS = 32
 """Partial sifts (the shortest) finished by insertion at each cut (8 gave the megaminx 208 moves, 32: 198)..."""
 SECONDS = 8.0
-"""...within this long per solve (at most half of what a time limit leaves), shortest heads first; each cut's
-shortest head runs whatever the time."""
+"""...within this long per solve (at most half of what a time limit leaves), taking the cuts in turn, each
+cut's shortest head first (it runs whatever the time)."""
 MAX_CUTS = 3
 """Cuts tried at most (the last ones: the chain keeps the most levels, whose words are the short ones)."""
 
@@ -68,13 +69,14 @@ def solve_by_handover(problem: Problem, context: Context) -> None:
     base_groups = [int(group_of[b]) for b in chain.base]
     if any(g < 0 for g in base_groups):
         raise StrategyFailed("the chain's base has cells outside every group of pieces")
-    heads = [(cut, head) for cut in cuts(base_groups, decomposition.tables)
-             for head in shortest_sifts(chain, problem.exact_labels(), levels=cut, count=HEADS, cancel=cancel)]
-    heads.sort(key=lambda h: puzzle.length(h[1]))
+    heads = [(rank, cut, head) for cut in cuts(base_groups, decomposition.tables)
+             for rank, head in enumerate(shortest_sifts(chain, problem.exact_labels(), levels=cut, count=HEADS,
+                                                        cancel=cancel))]
+    heads.sort(key=lambda h: h[:2])  # each cut's shortest head, then each cut's second, ...
     stop = time.monotonic() + _seconds(context)
     best: Problem | None = None
     tried: set[int] = set()
-    for cut, head in heads:
+    for _, cut, head in heads:
         if cut in tried and time.monotonic() > stop:
             continue  # out of time: only each cut's shortest head still runs
         tried.add(cut)
