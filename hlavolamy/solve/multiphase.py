@@ -36,9 +36,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from hlavolamy.analysis.blocks import pieces
-from hlavolamy.analysis.membership import group_order, in_group
+from hlavolamy.analysis.membership import StabiliserChain, group_order, stabiliser_chain
 from hlavolamy.analysis.memo import memo, on_disk
-from hlavolamy.analysis.orbits import orbit_labels
+from hlavolamy.analysis.orbits import distinct_generators, move_matrix, orbit_labels, restrict
 from hlavolamy.core.progress import CancelToken, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
@@ -329,8 +329,23 @@ def _phase_turns(labels: np.ndarray, phase: _Phase, after: _Phase | None, cancel
 
 
 def _inside(labels: np.ndarray, phase: _Phase | None) -> bool:
-    """Is the position in the phase's group (the colouring alone may not tell)? Unknown counts as yes."""
-    return phase is None or in_group(phase.inner, labels) is not False
+    """Is the position in the phase's group (the colouring alone may not tell)?"""
+    return phase is None or _members(phase.inner).contains(np.asarray(labels, dtype=np.int64))
+
+
+def _members(inner: Puzzle) -> StabiliserChain:
+    """A proven stabiliser chain of the phase's group (deterministic Schreier-Sims: the subgroups are
+    smaller than their structure says, which a randomized chain cannot prove); cached per moves."""
+    def build() -> StabiliserChain:
+        from sympy.combinatorics import Permutation, PermutationGroup
+
+        cells = [c for o in pieces(inner).orbits for c in o]
+        gens = distinct_generators(restrict(move_matrix(inner), cells, inner.n_cells))
+        group = PermutationGroup([Permutation(row.tolist()) for row in gens] or [Permutation(len(cells) - 1)])
+        group.schreier_sims()
+        return stabiliser_chain(cells, group.base, group.strong_gens)
+
+    return memo(inner, "solve.multiphase.members", build)
 
 
 def _perm(steps: Steps, path: list[int]) -> np.ndarray:
