@@ -16,7 +16,7 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.solve import multiphase, solve
 from hlavolamy.solve.multiphase import MultiphaseFailed, chain, multiphase_feasible
-from hlavolamy.solve.phases import _inner_puzzle
+from hlavolamy.solve.phases import inner_puzzle
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context
 
@@ -54,7 +54,7 @@ def test_3x3x3_positions_are_solved_phase_by_phase(rubik3, seed):
     solution = solve(rubik3, state, strategy="multiphase")  # the solve API replays every answer
     assert solution.verified and solution.strategy == "multiphase"
     # every phase ends inside the next group of the chain: the positions after each prefix
-    inners = [_inner_puzzle(rubik3, g) for g in chain(rubik3).groups]
+    inners = [inner_puzzle(rubik3, g) for g in chain(rubik3).groups]
     perm = state.perm
     reached = 0
     for k in range(len(solution.moves) + 1):

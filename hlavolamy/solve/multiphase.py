@@ -45,7 +45,7 @@ from hlavolamy.core.turns import Turn
 from hlavolamy.solve import pdb
 from hlavolamy.solve.ida import Steps, shortest_paths, step_automaton, step_path
 from hlavolamy.solve.pdb import Pattern, PatternTooBig
-from hlavolamy.solve.phases import Subgroup, _inner_puzzle, _order, _outer_turn, _piece_patterns, PhasesFailed
+from hlavolamy.solve.phases import PhasesFailed, Subgroup, inner_puzzle, outer_turn, piece_patterns, subgroup_order
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.insertion import solve_by_insertion
 from hlavolamy.solve.registry import Context, Strategy, register
@@ -135,7 +135,7 @@ class _Orders:
             if self.left <= 0:
                 return None
             self.left -= 1
-            self.known[key] = _order(_inner_puzzle(self.puzzle, group))
+            self.known[key] = subgroup_order(inner_puzzle(self.puzzle, group))
         return self.known[key]
 
 
@@ -186,7 +186,7 @@ def _steps(puzzle: Puzzle, group: Subgroup, orders: _Orders) -> list[Subgroup]:
 def _tells(puzzle: Puzzle, group: Subgroup, smaller: Subgroup) -> bool:
     """Can the colouring by ``smaller``'s orbits tell its cosets in ``group`` apart (as far as counting shows)?"""
     index = group.order // smaller.order
-    return _colourings(_inner_puzzle(puzzle, group), orbit_labels(_inner_puzzle(puzzle, smaller))) * HIDDEN >= index
+    return _colourings(inner_puzzle(puzzle, group), orbit_labels(inner_puzzle(puzzle, smaller))) * HIDDEN >= index
 
 
 def _colourings(inner: Puzzle, colouring: np.ndarray) -> int:
@@ -209,12 +209,12 @@ def _squaring(group: Subgroup, squared: tuple[str, ...]) -> Subgroup:
 
 
 def _orbit_count(puzzle: Puzzle, group: Subgroup) -> int:
-    return int(np.unique(orbit_labels(_inner_puzzle(puzzle, group))).size)
+    return int(np.unique(orbit_labels(inner_puzzle(puzzle, group))).size)
 
 
 def _phases(puzzle: Puzzle, found: Chain, cancel: CancelToken) -> list[_Phase]:
     """The phases' moves and pattern databases, built once per set of moves and kept on disk."""
-    inners = [_inner_puzzle(puzzle, g) for g in found.groups]
+    inners = [inner_puzzle(puzzle, g) for g in found.groups]
 
     def build() -> list[tuple[np.ndarray | None, list[Pattern]]]:
         out = []
@@ -223,7 +223,7 @@ def _phases(puzzle: Puzzle, found: Chain, cancel: CancelToken) -> list[_Phase]:
                 colouring = orbit_labels(inners[i + 1])
                 out.append((colouring, _colouring_patterns(inner, colouring, cancel)))
             else:
-                out.append((None, _piece_patterns(inner, cancel)))
+                out.append((None, piece_patterns(inner, cancel)))
         for _, patterns in out:
             for pattern in patterns:
                 pattern.distances()
@@ -325,7 +325,7 @@ def _phase_turns(labels: np.ndarray, phase: _Phase, after: _Phase | None, cancel
         paths = [beam_path(labels, phase, steps, lambda row: _inside(row, after), cancel=cancel)]
     if after is not None and len(paths) > 1:
         paths.sort(key=lambda p: _estimate(labels[_perm(steps, p)], after))
-    return [_outer_turn(steps.turns[g]) for g in paths[0]]
+    return [outer_turn(steps.turns[g]) for g in paths[0]]
 
 
 def _inside(labels: np.ndarray, phase: _Phase | None) -> bool:
