@@ -102,6 +102,14 @@ def test_bench_solve_rows_for_shipped_and_plugin_made_puzzles(capsys: pytest.Cap
     assert rows["skewb"][2] == "colours" and rows["skewb"][3] == "2/2"  # "skewb (polyhedra)" made by the plugin
 
 
+def test_bench_solve_gives_a_folder_by_colours(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "rubik2.json").write_text(Path(RUBIK2).read_text())
+    args = ["bench", "solve", "--puzzles", str(tmp_path), "--no-generated", "--positions", "2"]
+    assert main(args + ["--by-colours"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [row[:3] for row in rows] == [["rubik2", "colours", "2/2"]]
+
+
 def test_bench_solve_refuses_no_positions(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "solve", "--positions", "0"]) == 2
     assert "--positions" in capsys.readouterr().err
