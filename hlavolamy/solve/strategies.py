@@ -41,7 +41,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import moves_key
 from hlavolamy.errors import HlavolamyError, UnreachableError
 from hlavolamy.solve import (  # noqa: F401  (importing each registers its strategy or pass)
-    beam, chain, commutators, ida, insertion, phases, search, shorten)
+    beam, chain, commutators, ida, insertion_beam, phases, search, shorten)
 from hlavolamy.solve.ida import AUTO_NODES, AUTO_SECONDS, optimal
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register, strategy
