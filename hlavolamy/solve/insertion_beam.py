@@ -35,12 +35,13 @@ MIN_WIDTH = 3
 RATE_SHARE = 0.25
 """A commutator spanning groups is inserted only while it makes right at least this share of the cells per
 turn that the groups' own cheapest macros do (measured: 0.5 lost on a 5x5x5, 0 on a 4x4x4)."""
-MAX_WIDTH = 64
-"""Widest beam, however small the group."""
+MAX_WIDTH = 16
+"""Widest beam, however small the group (8 and 64 measured alike on the Hungarian rings, 64 five times slower)."""
 BRANCH = 4
 """Insertions tried per sequence per step."""
-FINISHES = 4
-"""Sequences left without a gaining insertion that are finished by appending (the first, best-ranked ones):
+FINISHES = 1
+"""Sequences left without a gaining insertion that are finished by appending (the first, best-ranked; 2 or 4
+measured no shorter on Santa cube_4 and cube_5):
 each finish may search set-ups, which costs more than a beam step."""
 BEAM_CANDIDATES = 300
 """Cheapest conjugates scored per sequence (the greedy before it tries up to a thousand)."""
