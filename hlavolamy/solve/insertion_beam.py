@@ -85,14 +85,16 @@ def beam_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | Non
 
 
 def _width(problem: Problem, table: GroupTable) -> int:
-    runs = 1 + sum(1 for t in problem.turns if _moves_group(problem, table, t)) + 8 * table.positions.shape[1]
+    """Sequences the work budget affords: each scores ``runs x candidates x table width`` cells ``BRANCH`` ways.
+
+    The runs are those of the sequence now plus one per cell of the group, a
+    rough guess at what the group's own insertions add.
+    """
+    puzzle, cells = problem.puzzle, table.cells
+    moving = {m for m, perm in puzzle.moves.items() if np.any(perm[cells] != cells)}
+    runs = 1 + sum(1 for t in problem.turns if t.move in moving) + cells.size
     work = runs * min(BEAM_CANDIDATES, table.cost.size) * table.positions.shape[1]
     return max(1, min(MAX_WIDTH, BEAM_WORK // (BRANCH * work)))
-
-
-def _moves_group(problem: Problem, table: GroupTable, turn) -> bool:
-    perm = problem.puzzle.turn_perm(turn)
-    return bool(np.any(perm[table.cells] != table.cells))
 
 
 def _beam(problem: Problem, table: GroupTable, width: int, bound: int | None,
