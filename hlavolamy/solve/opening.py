@@ -21,9 +21,10 @@ from hlavolamy.analysis.independent import generators
 from hlavolamy.analysis.memo import from_disk, moves_key, to_disk
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.turns import Turn
+from hlavolamy.core.turns import Turn, invert
 from hlavolamy.solve.decompose import Plan
 from hlavolamy.solve.greedy import GroupTable, build_table
+from hlavolamy.solve.simplify import commuting_moves
 
 MAX_WORDS = 400
 """Commutators kept for the table (smallest support first); each is conjugated by set-ups."""
@@ -99,14 +100,14 @@ def cheap_commutators(puzzle: Puzzle, inside: np.ndarray, *, cancel: CancelToken
 
     g = len(gens)
     meets = (moved.astype(np.int32) @ moved.T.astype(np.int32)) > 0
-    commuting = np.array([[np.array_equal(perms[i][perms[j]], perms[j][perms[i]]) for j in range(g)] for i in range(g)])
+    commute = commuting_moves(puzzle)
+    commuting = np.array([[x.move == y.move or y.move in commute[x.move] for y in gens] for x in gens])
     for a in range(g):
         if cancel is not None:
             cancel.check()
         for b in range(a + 1, g):
             if meets[a, b] and not commuting[a, b]:
-                offer([gens[a], gens[b], _inv(gens[a]), _inv(gens[b])],
-                      perms[a][perms[b]][inverse[a]][inverse[b]])
+                offer(_commutator([gens[a]], [gens[b]]), perms[a][perms[b]][inverse[a]][inverse[b]])
     pairs = [(b, c) for b in range(g) for c in range(b + 1, g) if commuting[b, c] and gens[b].move != gens[c].move]
     if not pairs:
         return _ranked(found)
@@ -119,17 +120,15 @@ def cheap_commutators(puzzle: Puzzle, inside: np.ndarray, *, cancel: CancelToken
         a, (b, c) = int(k) // len(pairs), pairs[int(k) % len(pairs)]
         if commuting[a, b] and commuting[a, c]:
             continue
-        bc = perms[b][perms[c]]
-        bc_inv = inverse[c][inverse[b]]
-        offer([gens[a], gens[b], gens[c], _inv(gens[a]), _inv(gens[c]), _inv(gens[b])],
-              perms[a][bc][inverse[a]][bc_inv])
+        offer(_commutator([gens[a]], [gens[b], gens[c]]),
+              perms[a][perms[b]][perms[c]][inverse[a]][inverse[c]][inverse[b]])
     return _ranked(found)
+
+
+def _commutator(x: list[Turn], y: list[Turn]) -> list[Turn]:
+    return x + y + invert(x) + invert(y)
 
 
 def _ranked(found: dict[bytes, tuple[int, list[Turn]]]) -> list[list[Turn]]:
     ranked = sorted(found.values(), key=lambda sw: (sw[0], len(sw[1])))
     return [w for _, w in ranked[:MAX_WORDS]]
-
-
-def _inv(turn: Turn) -> Turn:
-    return Turn(turn.move, -turn.power)
