@@ -37,7 +37,8 @@ if TYPE_CHECKING:  # sympy is imported where a group is built: it takes a third 
     from sympy.combinatorics import Permutation, PermutationGroup
 
 __all__ = ["GroupOrder", "PieceOrbitOrder", "Reachability", "StabiliserChain", "check_state", "group_order",
-           "in_group", "piece_orbit_orders", "state_from_colours", "structural_order", "structure_violations",
+           "in_group", "piece_orbit_orders", "stabiliser_chain", "state_from_colours", "structural_order",
+           "structure_violations",
            "whole_group"]  # state_from_colours lives in colours.py; re-exported for callers that check and set positions
 
 EXACT_CELL_LIMIT = 220
@@ -129,7 +130,8 @@ class StabiliserChain:
         return level == len(self.base) + 1 and rest.is_Identity
 
 
-def _chain(cells: list[int], base: list[int], strong: list[Permutation]) -> StabiliserChain:
+def stabiliser_chain(cells: list[int], base: list[int], strong: list[Permutation]) -> StabiliserChain:
+    """The chain of a base and strong generating set of the group on ``cells`` (local indices)."""
     from sympy.combinatorics.util import _distribute_gens_by_base, _orbits_transversals_from_bsgs
 
     orbits, transversals = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong))
@@ -147,7 +149,7 @@ def _random_chain(cells: list[int], group: PermutationGroup, patience: int = 10)
         base, strong = group.schreier_sims_random(consec_succ=patience)
     except IndexError:
         base, strong = group.base, group.strong_gens
-    return _chain(cells, base, strong)
+    return stabiliser_chain(cells, base, strong)
 
 
 def whole_group(puzzle: Puzzle, cancel: CancelToken | None = None) -> StabiliserChain | None:
@@ -178,7 +180,7 @@ def _whole_group(puzzle: Puzzle, cancel: CancelToken | None) -> StabiliserChain 
         if len(cells) > DETERMINISTIC_CELL_LIMIT:
             return None
         group.schreier_sims()
-    return _chain(cells, group.base, group.strong_gens)
+    return stabiliser_chain(cells, group.base, group.strong_gens)
 
 
 # -- order ---------------------------------------------------------------------

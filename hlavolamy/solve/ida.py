@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -149,13 +150,17 @@ def shortest_path(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], s
 def shortest_paths(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], steps: Steps, *,
                    wildcards: int = 0, nodes: int = NODES, seconds: float | None = None,
                    cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
-                   limit: int = 1, longest: int | None = None) -> list[list[int]]:
+                   limit: int = 1, longest: int | None = None,
+                   accept: Callable[[np.ndarray], np.ndarray] | None = None) -> list[list[int]]:
     """Up to ``limit`` shortest ways (as :func:`shortest_path`), all of the least length, distinct end states.
 
-    With ``longest``, ways of more steps are not searched (:class:`SearchFailed` instead).
+    With ``longest``, ways of more steps are not searched (:class:`SearchFailed` instead). With
+    ``accept``, a position is solved when every pattern says 0 and ``accept`` (given rows of labels,
+    returning a mask) says so, instead of when it shows ``goal``.
     """
     deadline = None if seconds is None else time.monotonic() + seconds
     search = _Search(labels, goal, tables, steps, wildcards, nodes, cancel or CancelToken(), deadline)
+    search.accept = accept
     return search.run(progress, limit, longest)
 
 
@@ -223,6 +228,7 @@ class _Search:
             raise SearchFailed("the position is outside a pattern the moves can reach")
         self.start_ranks = np.array(ranks, dtype=np.int32)
         self.generated = 0
+        self.accept: Callable[[np.ndarray], np.ndarray] | None = None
 
     def heuristic(self, ranks: np.ndarray) -> np.ndarray:
         """Max over patterns of the distances; ``ranks`` has one leading row per pattern."""
@@ -292,6 +298,8 @@ class _Search:
     def _solved(self, rows: np.ndarray, ranks: np.ndarray) -> np.ndarray:
         """Indices of the nodes whose patterns all say 0 and whose labels are solved."""
         candidates = np.flatnonzero(self.heuristic(ranks) == 0)
+        if self.accept is not None:
+            return candidates[self.accept(rows[candidates])] if candidates.size else candidates
         wrong = np.count_nonzero(rows[candidates] != self.goal, axis=1)
         return candidates[wrong <= self.wildcards]
 

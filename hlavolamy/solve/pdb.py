@@ -176,18 +176,19 @@ def step_perms(puzzle: Puzzle) -> tuple[list[Turn], np.ndarray]:
 
 
 def projection(name: str, puzzle: Puzzle, cells: np.ndarray, classes: np.ndarray, goal: np.ndarray,
-               perms: np.ndarray, *, cancel: CancelToken | None = None) -> Pattern:
+               perms: np.ndarray, *, cancel: CancelToken | None = None,
+               max_states: int = MAX_PATTERN_STATES) -> Pattern:
     """The pattern reading ``cells`` (in order) and showing ``classes[label]`` at each, steps ``perms``.
 
     For projections chosen by other solvers (a phase's colouring, pieces of
     several orbits together). Raises :class:`PatternTooBig` past
-    :data:`MAX_PATTERN_STATES` states or when no 64-bit key fits.
+    ``max_states`` (default :data:`MAX_PATTERN_STATES`) states or when no 64-bit key fits.
     """
     cells = np.asarray(cells, dtype=np.int64)
     point_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
     point_of[cells] = np.arange(cells.size)
     return _build(_Projection(name, cells, point_of, np.asarray(classes, dtype=np.int64), 0),
-                  np.asarray(goal, dtype=np.int64), perms, cancel or CancelToken())
+                  np.asarray(goal, dtype=np.int64), perms, cancel or CancelToken(), max_states)
 
 
 # -- choosing projections --------------------------------------------------------
@@ -305,14 +306,15 @@ def colourings(n: int, counts: np.ndarray) -> int:
 # -- building ----------------------------------------------------------------------
 
 
-def _build(proj: _Projection, goal: np.ndarray, perms: np.ndarray, cancel: CancelToken) -> Pattern:
+def _build(proj: _Projection, goal: np.ndarray, perms: np.ndarray, cancel: CancelToken,
+           max_states: int = MAX_PATTERN_STATES) -> Pattern:
     """Enumerate the projected states from the goal's, rank them and tabulate the steps."""
     action = proj.point_of[perms[:, proj.cells]]
     if np.any(action < 0):
         raise PatternTooBig(f"{proj.name}: the moves carry its points outside it")
     form = _form(proj.classes[goal[proj.cells]], action)
     start = form.rows(proj.classes[goal[proj.cells]][None, :])
-    rows = _enumerate(start, form, cancel)
+    rows = _enumerate(start, form, cancel, max_states)
     keys = form.keys(rows)
     order = np.argsort(keys)
     keys, rows = keys[order], rows[order]
@@ -345,7 +347,7 @@ def _form(goal_classes: np.ndarray, action: np.ndarray) -> Form:
     raise PatternTooBig("no key of 64 bits fits this pattern")
 
 
-def _enumerate(start: np.ndarray, form: Form, cancel: CancelToken) -> np.ndarray:
+def _enumerate(start: np.ndarray, form: Form, cancel: CancelToken, max_states: int) -> np.ndarray:
     """Every projected state reachable from ``start`` (rows), breadth first, all steps at once.
 
     Small key spaces mark keys in a flat array (a chunk's new keys found
@@ -381,8 +383,8 @@ def _enumerate(start: np.ndarray, form: Form, cancel: CancelToken) -> np.ndarray
             frontier = frontier[first]
             seen = np.sort(np.concatenate([seen, level_keys]), kind="stable")
         total += frontier.shape[0]
-        if total > MAX_PATTERN_STATES:
-            raise PatternTooBig(f"more than {MAX_PATTERN_STATES} states")
+        if total > max_states:
+            raise PatternTooBig(f"more than {max_states} states")
         found.append(frontier)
     return np.concatenate(found)
 

@@ -122,10 +122,10 @@ def _choose(puzzle: Puzzle) -> Subgroup | None:
             break
         group = Subgroup(tuple(m for m in puzzle.moves if m not in even or m in kept),
                          tuple(m for m in even if m not in kept), 0, 0)
-        inner = _inner_puzzle(puzzle, group)
+        inner = inner_puzzle(puzzle, group)
         if len(pieces(inner).orbits) == n_orbits:
             continue  # the colouring cannot see the phase
-        h = _order(inner)
+        h = subgroup_order(inner)
         if h * h >= order.value:
             too_big.append(set(kept))
         score = max(h, order.value // h)
@@ -141,19 +141,19 @@ def _widest(puzzle: Puzzle, group: Subgroup) -> Subgroup:
         if m in group.kept:
             continue
         wider = Subgroup(group.kept + (m,), tuple(x for x in group.squared if x != m), group.order, group.index)
-        if _order(_inner_puzzle(puzzle, wider)) == group.order:
+        if subgroup_order(inner_puzzle(puzzle, wider)) == group.order:
             group = wider
     return Subgroup(tuple(m for m in puzzle.moves if m in group.kept), group.squared, group.order, group.index)
 
 
-def _inner_puzzle(puzzle: Puzzle, group: Subgroup) -> Puzzle:
+def inner_puzzle(puzzle: Puzzle, group: Subgroup) -> Puzzle:
     """The puzzle turned by ``H``'s generators only."""
     moves = {m: perm for m, perm in puzzle.moves.items() if m in group.kept}
     moves.update({m + _SQUARED: puzzle.moves[m][puzzle.moves[m]] for m in group.squared})
     return Puzzle(puzzle.colours, moves, name=f"{puzzle.name} (phase 2)")
 
 
-def _order(puzzle: Puzzle) -> int:
+def subgroup_order(puzzle: Puzzle) -> int:
     """The order of the group the moves generate (Schreier-Sims on the moved cells)."""
     from sympy.combinatorics import Permutation, PermutationGroup
 
@@ -169,11 +169,11 @@ def _tables(puzzle: Puzzle, group: Subgroup, cancel: CancelToken) -> _Tables | N
     or a table does not fit.
     """
     def build() -> _Tables | None:
-        inner = _inner_puzzle(puzzle, group)
+        inner = inner_puzzle(puzzle, group)
         colouring = orbit_labels(inner)
         try:
             first = _colouring_patterns(puzzle, colouring, cancel)
-            second = _piece_patterns(inner, cancel)
+            second = piece_patterns(inner, cancel)
         except PhasesFailed:
             return None
         if math.prod(p.size for p in first) < group.index:
@@ -188,7 +188,7 @@ def _tables(puzzle: Puzzle, group: Subgroup, cancel: CancelToken) -> _Tables | N
         colouring, first, second = stored
         if not all(isinstance(p, Pattern) for p in first + second):
             raise TypeError("not pattern databases")
-        return _Tables(_inner_puzzle(puzzle, group), colouring, first, second)
+        return _Tables(inner_puzzle(puzzle, group), colouring, first, second)
 
     return memo(puzzle, "solve.phases.tables", lambda: on_disk(
         puzzle, "solve.phases.tables", build, allowed=(Pattern, pdb.Form), expect=object,
@@ -214,7 +214,7 @@ def _colouring_patterns(puzzle: Puzzle, colouring: np.ndarray, cancel: CancelTok
     return out
 
 
-def _piece_patterns(inner: Puzzle, cancel: CancelToken) -> list[Pattern]:
+def piece_patterns(inner: Puzzle, cancel: CancelToken) -> list[Pattern]:
     """``H``'s piece orbits tracked whole, big ones apart and each small one joined to every one it fits beside."""
     perms = step_automaton(inner).perms
     orbits = sorted(pieces(inner).piece_orbits, key=_states, reverse=True)
@@ -293,11 +293,11 @@ def _shorter(problem: Problem, tables: _Tables, first: list[Turn], best: list[Tu
                                 seconds=_left(deadline), cancel=cancel, longest=longest)[0]
     except SearchFailed:
         return best
-    turns = first + [_outer_turn(inner.turns[g]) for g in second]
+    turns = first + [outer_turn(inner.turns[g]) for g in second]
     return turns if best is None or puzzle.length(turns) < puzzle.length(best) else best
 
 
-def _outer_turn(turn: Turn) -> Turn:
+def outer_turn(turn: Turn) -> Turn:
     if turn.move.endswith(_SQUARED):
         return Turn(turn.move[: -len(_SQUARED)], 2 * turn.power)
     return turn

@@ -43,7 +43,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import moves_key
 from hlavolamy.errors import HlavolamyError, UnreachableError
 from hlavolamy.solve import (  # noqa: F401  (importing each registers its strategy or pass)
-    beam, chain, commutators, ida, insertion_beam, phases, search, shorten)
+    beam, chain, commutators, ida, insertion_beam, multiphase, phases, search, shorten)
 from hlavolamy.solve.ida import AUTO_NODES, AUTO_SECONDS, optimal
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register, strategy
@@ -55,7 +55,7 @@ BEAM_RATIO = 2
 BEAM_SECONDS = 20.0
 """...for at most this long..."""
 BEAM_TRIALS = 2
-"""...unless it lost this many times on the set of moves without ever winning..."""
+"""...once it has had this many races on the set of moves, only while it won at least half of them..."""
 BEAM_GAIN = 0.1
 """...where a win saves at least this share of the moves (less is not worth its time on every case)."""
 
@@ -133,14 +133,15 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     position it came closest to (fewest wrong cells).
 
     Runs within :data:`BEAM_SECONDS` (at most half of what the time limit
-    leaves), and no more on a set of moves where it lost :data:`BEAM_TRIALS`
-    times without ever winning by :data:`BEAM_GAIN` (kept per set of moves,
-    like the tables); a shorter answer is taken either way.
+    leaves), and after :data:`BEAM_TRIALS` races on a set of moves only while
+    it won (by :data:`BEAM_GAIN`) at least as often as it lost there: a rare
+    lucky win does not buy a race on every later case (on the 5x5x5 one win
+    in nine races cost 20 s a case). A shorter answer is taken either way.
     """
     length = answer.answer_length()
     record = _BEAM_RECORDS.setdefault(moves_key(start.puzzle), {"won": 0, "lost": 0})
     if (start.exact or length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
-            or (record["lost"] >= BEAM_TRIALS and not record["won"])):
+            or not _beam_pays(record)):
         return False
     seconds = BEAM_SECONDS
     if context.cancel.deadline is not None:
@@ -159,6 +160,11 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
         return False
     answer.adopt(start)
     return True
+
+
+def _beam_pays(record: dict[str, int]) -> bool:
+    """Race again: too few races yet to tell, or it wins at least as often as it loses."""
+    return record["won"] + record["lost"] < BEAM_TRIALS or record["won"] >= record["lost"]
 
 
 def _moved_cells(problem: Problem) -> int:
