@@ -24,7 +24,7 @@ from hlavolamy.solve.commutators import solve_whole
 from hlavolamy.solve.decompose import Plan
 from hlavolamy.solve.opening import SHARE, opening_table
 from hlavolamy.solve.pairing import paired_plan
-from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.registry import Context, Strategy, register
 
 BEAM_WORK = 20_000_000
@@ -78,6 +78,8 @@ def beam_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | Non
     if width >= MIN_WIDTH:
         better = _beam(problem, table, width, len(greedy.turns) if solved else None, cancel)
         if better is not None:
+            if problem.budget is not None and len(better.turns) > problem.budget:
+                raise OverBudget(f"more than {problem.budget} turns")
             problem.adopt(better)
             return True
     problem.adopt(greedy)
@@ -107,7 +109,9 @@ def _beam(problem: Problem, table: GroupTable, width: int, bound: int | None,
     cand = candidates(table, BEAM_CANDIDATES, codes)
     best: Problem | None = None
     finishes = FINISHES
-    beam = [(problem.fork(), GroupSequence(problem.turns, GroupMoves(puzzle, cells), codes))]
+    root = problem.fork()
+    root.budget = None  # the greedy kept within it; the beam's bound is the greedy's length
+    beam = [(root, GroupSequence(problem.turns, GroupMoves(puzzle, cells), codes))]
     while beam:
         children: dict[bytes, tuple[float, Problem, GroupSequence]] = {}
         for state, sequence in beam:
