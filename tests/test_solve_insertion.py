@@ -13,7 +13,7 @@ from hlavolamy.core.state import State
 from hlavolamy.core.turns import invert
 from hlavolamy.solve import solve
 from hlavolamy.solve.decompose import phase0, plan
-from hlavolamy.solve.insertion import _Codes, _GroupMoves, _insert, _Sequence, best_insertions, candidates, insert_group
+from hlavolamy.solve.insertion import TurnCodes, GroupMoves, insert_word, GroupSequence, best_insertions, candidates, insert_group
 from hlavolamy.solve.problem import Problem
 from tests.conftest import PUZZLES
 
@@ -50,17 +50,17 @@ def test_positions_by_colours_are_solved_and_replay(rubik3, seed):
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), place=st.floats(0, 1), row=st.integers(0, 500))
 def test_an_insertion_changes_the_end_as_predicted(rubik3, seed, place, row):
-    """Labels and shadow tracked through ``_insert`` equal a replay of the new sequence from the start."""
+    """Labels and shadow tracked through ``insert_word`` equal a replay of the new sequence from the start."""
     table = _biggest_table(rubik3)
     problem = Problem.from_input(rubik3, State.solved(rubik3).apply(random_scramble(rubik3, 25, seed)))
     problem.play(random_scramble(rubik3, 30, seed + 1))
     problem.shadow = problem.labels.copy()
-    sequence = _Sequence(problem.turns, _GroupMoves(rubik3, table.cells), _Codes(rubik3))
+    sequence = GroupSequence(problem.turns, GroupMoves(rubik3, table.cells), TurnCodes(rubik3))
     where = sequence.runs()
     d = int(place * (where.lo.size - 1))
     spot = int(where.lo[d])
     row = row % table.cost.size
-    _insert(problem, table.cells, where.inverse[d], table.word(row), spot, table, row)
+    insert_word(problem, table.cells, where.inverse[d], table.word(row), spot, table, row)
     replayed = problem.start[rubik3.perm_of(problem.turns)]
     assert np.array_equal(problem.labels, replayed)
     assert np.array_equal(problem.shadow, replayed)
@@ -72,9 +72,9 @@ def test_insertions_chosen_together_each_gain_as_scored(rubik3):
     problem = Problem.from_input(rubik3, State.solved(rubik3).apply(random_scramble(rubik3, 30, 7)))
     cells = table.cells
     problem.play(invert(random_scramble(rubik3, 30, 7))[:20])
-    sequence = _Sequence(problem.turns, _GroupMoves(rubik3, cells), _Codes(rubik3))
+    sequence = GroupSequence(problem.turns, GroupMoves(rubik3, cells), TurnCodes(rubik3))
     where = sequence.runs()
-    cand = candidates(table, 200, _Codes(rubik3))
+    cand = candidates(table, 200, TurnCodes(rubik3))
     goal = np.append(problem.goal[cells], -1)
     labels = np.append(problem.labels[cells], -1)
     found = best_insertions(labels, goal, np.ones(cells.size + 1, dtype=bool), where, cand)
@@ -82,7 +82,7 @@ def test_insertions_chosen_together_each_gain_as_scored(rubik3):
     right_before = int(np.count_nonzero(problem.labels[cells] == problem.goal[cells]))
     for d, c, spot in sorted(found, key=lambda f: -f[2]):
         row = int(cand.rows[c])
-        _insert(problem, cells, where.inverse[d], table.word(row), spot, table, row)
+        insert_word(problem, cells, where.inverse[d], table.word(row), spot, table, row)
     right_after = int(np.count_nonzero(problem.labels[cells] == problem.goal[cells]))
     assert right_after >= right_before + len(found)
     assert np.array_equal(problem.labels, problem.start[rubik3.perm_of(problem.turns)])

@@ -16,7 +16,7 @@ import numpy as np
 
 from hlavolamy.analysis.independent import generators
 from hlavolamy.errors import UnreachableError
-from hlavolamy.solve.decompose import GroupSolver, Plan, Stuck, plan, solve_decomposed
+from hlavolamy.solve.decompose import GroupSolver, Opener, Plan, Stuck, plan, solve_decomposed
 from hlavolamy.solve.greedy import solve_group
 from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient
@@ -32,41 +32,40 @@ def solve_by_commutators(problem: Problem, context: Context) -> None:
 
 
 def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = solve_group,
-                planner: Callable[..., Plan] | None = None) -> None:
+                planner: Callable[..., Plan] | None = None, opener: Opener | None = None) -> None:
     """Conjugated macros group by group; on colours also on an exact assignment, and the shorter wins.
 
     The colour attempt goes first, with the assignment as its shadow (its
     parities are fixed in phase 0); identical pieces usually make it the
     shorter, so the exact attempt then stops as soon as it is no longer
-    likely to win.
+    likely to win. Only the second attempt plays ``opener`` (on an exact
+    position the second attempt is the same position again, with it): the
+    race keeps the opening only where it pays.
     """
     cancel, progress = context.cancel, context.progress
-    if problem.exact:
-        try:
-            solve_decomposed(problem, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner)
-        except Stuck as exc:
-            raise StrategyFailed(f"the commutators strategy could not finish this position: {exc}") from None
-        return
     attempts: list[Problem] = []
     failure: Exception | None = None
-    assigned: Problem | None = problem.fork()
+    second: Problem | None = problem.fork()
+    if not problem.exact:
+        try:
+            second.to_exact()
+        except UnreachableError as exc:
+            failure, second = exc, None
+    first = problem.fork()
+    if not problem.exact:
+        first.shadow = None if second is None else second.labels.copy()
     try:
-        assigned.to_exact()
-    except UnreachableError as exc:
-        failure, assigned = exc, None
-    on_colours = problem.fork()
-    on_colours.shadow = None if assigned is None else assigned.labels.copy()
-    try:
-        solve_decomposed(on_colours, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner)
-        attempts.append(on_colours)
+        solve_decomposed(first, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner)
+        attempts.append(first)
     except Stuck as exc:
         failure = failure or exc
-    if assigned is not None:
+    if second is not None and (opener is not None or not problem.exact):
         if attempts:  # only worth finishing if it may come out shorter
-            assigned.budget = len(on_colours.turns) + len(on_colours.turns) // 10
+            second.budget = len(first.turns) + len(first.turns) // 10
         try:
-            solve_decomposed(assigned, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner)
-            attempts.append(assigned)
+            solve_decomposed(second, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner,
+                             opener=opener)
+            attempts.append(second)
         except (Stuck, OverBudget) as exc:
             failure = failure or exc
     if not attempts:

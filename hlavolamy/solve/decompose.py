@@ -44,6 +44,8 @@ SMALL_GROUP = 8
 
 GroupSolver = Callable[..., bool]
 """``(problem, table, *, cancel) -> solved?``: how one group is finished with its conjugate table."""
+Opener = Callable[..., None]
+"""``(problem, plan, cancel)``: work on several groups at once after phase 0 (the groups' solvers finish)."""
 
 _BY_MOVES: dict[str, Plan] = {}
 """Plans of recent puzzles by their moves alone (tables do not depend on colours)."""
@@ -130,12 +132,14 @@ def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None =
 
 def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,
                      progress: ProgressCallback | None = None, only: int | None = None,
-                     group_solver: GroupSolver = solve_group, planner: Callable[..., Plan] | None = None) -> None:
+                     group_solver: GroupSolver = solve_group, planner: Callable[..., Plan] | None = None,
+                     opener: Opener | None = None) -> None:
     """Solve ``problem`` in place: phase 0, then group by group. ``only``: one group, no phase 0.
 
     ``group_solver`` finishes one group with its table (appending conjugates,
     or inserting them: :func:`~hlavolamy.solve.insertion.insert_group`);
-    ``planner`` makes the groups and tables (default :func:`plan`).
+    ``planner`` makes the groups and tables (default :func:`plan`);
+    ``opener`` plays what spans several groups between phase 0 and the groups.
     Raises :class:`Stuck` when a group cannot be finished by its macros.
     """
     if problem.is_solved():
@@ -147,6 +151,8 @@ def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,
             phase0(problem, p.frozen, cancel=cancel)
         except ValueError as exc:
             raise Stuck(str(exc)) from None
+        if opener is not None:
+            opener(problem, p, cancel)
     order = [only] if only is not None else sorted(range(len(p.groups)), key=lambda g: -p.groups[g].size)
     for step, g in enumerate(order):
         if problem.is_solved():

@@ -25,11 +25,8 @@ import numpy as np
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, reduce_power
-from hlavolamy.solve.commutators import solve_whole
 from hlavolamy.solve.greedy import GroupTable, group_solved, group_target, solve_group
-from hlavolamy.solve.pairing import paired_plan
 from hlavolamy.solve.problem import OverBudget, Problem
-from hlavolamy.solve.registry import Context, Strategy, register
 
 SCORED_CELLS = 1_500_000
 """Most (run, candidate, cell) comparisons per step: bounds the candidates (and runs) tried per step."""
@@ -40,7 +37,7 @@ MAX_CANDIDATES = 1_000
 
 
 @dataclass
-class _Runs:
+class Runs:
     """Places of the sequence grouped by how the rest acts on the group.
 
     ``inverse[d]`` is the inverse of the suffix's action on the group's cells
@@ -57,7 +54,7 @@ class _Runs:
     after_hi: np.ndarray
 
 
-class _Codes:
+class TurnCodes:
     """Small integer codes of turns (move and reduced power), so cancellations compare as arrays."""
 
     def __init__(self, puzzle: Puzzle):
@@ -75,7 +72,7 @@ class _Codes:
         return self.of(Turn(turn.move, -turn.power))
 
 
-class _GroupMoves:
+class GroupMoves:
     """Each turn's action on the group's cells (local indices), or None where it leaves them alone."""
 
     def __init__(self, puzzle: Puzzle, cells: np.ndarray):
@@ -99,20 +96,25 @@ class _GroupMoves:
         return self.inverses[key]
 
 
-class _Sequence:
+class GroupSequence:
     """The turns with, per turn, its code and its inverse action on the group (None: it leaves the group alone)."""
 
-    def __init__(self, turns: list[Turn], moves: _GroupMoves, codes: _Codes):
+    def __init__(self, turns: list[Turn], moves: GroupMoves, codes: TurnCodes):
         self.moves, self.codes = moves, codes
         self.code = [codes.of(t) for t in turns]
         self.action = [moves.inverse(t) for t in turns]
+
+    def copy(self) -> GroupSequence:
+        other = GroupSequence([], self.moves, self.codes)
+        other.code, other.action = list(self.code), list(self.action)
+        return other
 
     def insert(self, place: int, word: list[Turn]) -> None:
         self.code[place:place] = [self.codes.of(t) for t in word]
         self.action[place:place] = [self.moves.inverse(t) for t in word]
 
-    def runs(self) -> _Runs:
-        """Group the places into runs of equal suffix action on the group (see :class:`_Runs`)."""
+    def runs(self) -> Runs:
+        """Group the places into runs of equal suffix action on the group (see :class:`Runs`)."""
         n = self.moves.cells.size
         cuts = [i for i, inv in enumerate(self.action) if inv is not None]
         inverse = np.empty((len(cuts) + 1, n), dtype=np.int64)
@@ -125,11 +127,11 @@ class _Sequence:
         lo = np.concatenate([[0], at + 1])
         hi = np.concatenate([at, [len(self.code)]])
         code = np.array(self.code + [-1], dtype=np.int64)  # code[-1] (before place 0) and code[len] are "none"
-        return _Runs(inverse, lo, hi, code[lo - 1], code[lo], code[hi - 1], code[hi])
+        return Runs(inverse, lo, hi, code[lo - 1], code[lo], code[hi - 1], code[hi])
 
 
 @dataclass
-class _Candidates:
+class Candidates:
     """The cheapest conjugates of a group's table, with the codes their ends cancel against."""
 
     rows: np.ndarray
@@ -140,7 +142,7 @@ class _Candidates:
     undo_last: np.ndarray
 
 
-def candidates(table: GroupTable, count: int, codes: _Codes) -> _Candidates:
+def candidates(table: GroupTable, count: int, codes: TurnCodes) -> Candidates:
     """The ``count`` cheapest rows of ``table`` (bare macros first), with the codes that cancel their ends.
 
     A conjugate ``A C A'`` starts with ``A``'s first turn and ends with its
@@ -162,20 +164,31 @@ def candidates(table: GroupTable, count: int, codes: _Codes) -> _Candidates:
             both = at & (macros == m)
             undo_first[both] = codes.inverse(word[0])
             undo_last[both] = codes.inverse(word[-1])
-    return _Candidates(rows, table.positions[rows], table.sources[rows], table.cost[rows].astype(np.int64),
+    return Candidates(rows, table.positions[rows], table.sources[rows], table.cost[rows].astype(np.int64),
                        undo_first, undo_last)
 
 
-def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, where: _Runs,
-                    cand: _Candidates, most: int = 64) -> list[tuple[int, int, int]]:
-    """(run, candidate, place) of insertions that gain most cells per turn, best first; [] if none gains.
+@dataclass
+class Scores:
+    """Every (run, candidate) insertion scored: ``gain`` (cells made right minus made wrong), ``score`` (gain
+    per turn played, cancellations counted), ``at_lo`` (the run's first place cancels best, else its last)."""
+
+    gain: np.ndarray
+    score: np.ndarray
+    at_lo: np.ndarray
+    inverse: np.ndarray
+    """Per run, the suffix's inverse on the group's cells with the sentinel appended."""
+
+    def place(self, where: Runs, d: int, c: int) -> int:
+        return int(where.lo[d] if self.at_lo[d, c] else where.hi[d])
+
+
+def score_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, where: Runs,
+                     cand: Candidates) -> Scores:
+    """Score every candidate at every run at once.
 
     ``labels``, ``goal`` and ``care`` are the group's final labels, goal and
     counted cells in local indices, each with one sentinel entry appended.
-    Several are returned when they move disjoint final cells from different
-    runs: then each keeps its gain whatever the others do (inserting one
-    only relabels the cells it moves, for the places before it), so one
-    scoring serves them all.
     """
     n = labels.size - 1
     inverse = np.concatenate([where.inverse, np.full((where.inverse.shape[0], 1), n)], axis=1)
@@ -195,36 +208,62 @@ def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, wher
     at_hi = ((where.before_hi[:, None] == cand.undo_first[None]).astype(np.int64)
              + (where.after_hi[:, None] == cand.undo_last[None]))
     score = gain / np.maximum(1, cand.cost[None] - 2 * np.maximum(at_lo, at_hi))
-    flat = score.ravel()
+    return Scores(gain, score, at_lo >= at_hi, inverse)
+
+
+def top_insertions(scores: Scores, most: int, rate: float = 0.0) -> list[tuple[int, int]]:
+    """(run, candidate) of the ``most`` best-scoring insertions that gain more than ``rate`` cells per turn."""
+    flat = scores.score.ravel()
     top = np.argpartition(-flat, min(most, flat.size - 1))[:most] if flat.size > most else np.arange(flat.size)
+    out = []
+    for k in top[np.argsort(-flat[top], kind="stable")]:
+        d, c = divmod(int(k), scores.score.shape[1])
+        if scores.gain[d, c] <= 0 or flat[k] <= rate:
+            break
+        out.append((d, c))
+    return out
+
+
+def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, where: Runs,
+                    cand: Candidates, most: int = 64, rate: float = 0.0) -> list[tuple[int, int, int]]:
+    """(run, candidate, place) of insertions that gain most cells per turn, best first; [] if none gains
+    more than ``rate`` cells per turn.
+
+    Several are returned when they move disjoint final cells from different
+    runs: then each keeps its gain whatever the others do (inserting one
+    only relabels the cells it moves, for the places before it), so one
+    scoring serves them all.
+    """
+    n = labels.size - 1
+    scores = score_insertions(labels, goal, care, where, cand)
     chosen: list[tuple[int, int, int]] = []
     used_runs: set[int] = set()
     used_cells = np.zeros(n + 1, dtype=bool)
-    for k in top[np.argsort(-flat[top], kind="stable")]:
-        d, c = divmod(int(k), cand.rows.size)
-        if gain[d, c] <= 0:
-            break
-        moved = inverse[d, cand.positions[c]]
+    for d, c in top_insertions(scores, most, rate):
+        moved = scores.inverse[d, cand.positions[c]]
         moved = moved[moved < n]
         if d in used_runs or used_cells[moved].any():
             continue
         used_runs.add(d)
         used_cells[moved] = True
-        chosen.append((d, c, int(where.lo[d] if at_lo[d, c] >= at_hi[d, c] else where.hi[d])))
+        chosen.append((d, c, scores.place(where, d, c)))
     return chosen
 
 
 def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
-                 max_steps: int = 10_000, append: bool = True) -> bool:
+                 max_steps: int = 10_000, append: bool = True, until: int | None = None,
+                 rate: float = 0.0) -> bool:
     """Solve one group by inserting its conjugates where they gain most per turn; True when it is solved.
 
     Falls back to appending (:func:`~hlavolamy.solve.greedy.solve_group`)
     once no insertion gains; with ``append`` False it stops there instead
-    (the caller finishes some other way).
+    (the caller finishes some other way). With ``until`` it stops as soon as
+    at most that many counted cells are wrong, or no insertion gains more
+    than ``rate`` cells per turn, and never appends.
     """
     puzzle, cells = problem.puzzle, table.cells
-    codes = _Codes(puzzle)
-    sequence = _Sequence(problem.turns, _GroupMoves(puzzle, cells), codes)
+    codes = TurnCodes(puzzle)
+    sequence = GroupSequence(problem.turns, GroupMoves(puzzle, cells), codes)
     goal, care = group_target(problem, cells)
     width = table.positions.shape[1]
     pool = candidates(table, 4 * MIN_CANDIDATES, codes)
@@ -234,30 +273,32 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
         labels = np.append(problem.labels[cells], -1)
         if group_solved(problem, labels, goal, care):
             return True
+        if until is not None and np.count_nonzero((labels != goal) & care) <= until:
+            return False
         where = sequence.runs()
         count = min(MAX_CANDIDATES, max(MIN_CANDIDATES, SCORED_CELLS // (width * where.lo.size)))
         if count > pool.rows.size and pool.rows.size < table.cost.size:
             pool = candidates(table, count, codes)
-        cand = pool if count >= pool.rows.size else _head(pool, count)
-        found = best_insertions(labels, goal, care, where, cand)
+        cand = pool if count >= pool.rows.size else head(pool, count)
+        found = best_insertions(labels, goal, care, where, cand, rate=rate)
         if not found:
             break
         for d, c, place in sorted(found, key=lambda f: -f[2]):  # later places first: earlier ones stay valid
             row = int(cand.rows[c])
             word = table.word(row)
-            _insert(problem, cells, where.inverse[d], word, place, table, row)
+            insert_word(problem, cells, where.inverse[d], word, place, table, row)
             sequence.insert(place, word)
-    if not append:
+    if until is not None or not append:
         return group_solved(problem, np.append(problem.labels[cells], -1), goal, care)
     return solve_group(problem, table, cancel=cancel)
 
 
-def _head(cand: _Candidates, count: int) -> _Candidates:
-    return _Candidates(cand.rows[:count], cand.positions[:count], cand.sources[:count], cand.cost[:count],
+def head(cand: Candidates, count: int) -> Candidates:
+    return Candidates(cand.rows[:count], cand.positions[:count], cand.sources[:count], cand.cost[:count],
                        cand.undo_first[:count], cand.undo_last[:count])
 
 
-def _insert(problem: Problem, cells: np.ndarray, inverse: np.ndarray, word: list[Turn], place: int,
+def insert_word(problem: Problem, cells: np.ndarray, inverse: np.ndarray, word: list[Turn], place: int,
             table: GroupTable, row: int) -> None:
     """Put ``word`` at ``place`` in the turns and update the final labels (and shadow) to match.
 
@@ -277,13 +318,3 @@ def _insert(problem: Problem, cells: np.ndarray, inverse: np.ndarray, word: list
     problem.turns[place:place] = word
     if problem.budget is not None and len(problem.turns) > problem.budget:
         raise OverBudget(f"more than {problem.budget} turns")
-
-
-def solve_by_insertion(problem: Problem, context: Context) -> None:
-    """The commutators strategy (phase 0, then group by group) with groups paired where a macro joins
-    them cheaply (:mod:`~hlavolamy.solve.pairing`), each finished by insertion."""
-    solve_whole(problem, context, insert_group, paired_plan)
-
-
-register(Strategy("insertion", "phase 0, then each group's macros inserted where the solution so far "
-                  "sets them up best", solve_by_insertion))

@@ -47,7 +47,7 @@ from hlavolamy.solve.ida import Steps, shortest_paths, step_automaton, step_path
 from hlavolamy.solve.pdb import Pattern, PatternTooBig
 from hlavolamy.solve.phases import PhasesFailed, Subgroup, inner_puzzle, outer_turn, piece_patterns, subgroup_order
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.insertion import solve_by_insertion
+from hlavolamy.solve.insertion_beam import solve_by_insertion
 from hlavolamy.solve.registry import Context, Strategy, register
 from hlavolamy.solve.search import SearchFailed
 

@@ -27,9 +27,11 @@ new strategy is one module plus one line here.
   puzzle (more than :data:`BEAM_RATIO` moves per moved cell: its macros are
   long, as on wreaths and globes) ``beam`` races it for :data:`BEAM_SECONDS`,
   and the shorter answer wins.
-* ``insertion`` — :mod:`~hlavolamy.solve.insertion`: ``commutators`` with
+* ``insertion`` — :mod:`~hlavolamy.solve.insertion_beam`: ``commutators`` with
   each macro inserted anywhere in the solution so far, the rest of the
-  solution acting as its set-up.
+  solution acting as its set-up (:mod:`~hlavolamy.solve.insertion`); cheap
+  commutators across all groups first (:mod:`~hlavolamy.solve.opening`), and
+  a beam of such sequences per group.
 * ``beam`` — :mod:`~hlavolamy.solve.beam`: a wide beam scored by pattern
   databases, finished through a ball of positions around the goal.
 * ``handover`` — :mod:`~hlavolamy.solve.handover`: the chain's first levels
@@ -44,7 +46,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import moves_key
 from hlavolamy.errors import HlavolamyError, UnreachableError
 from hlavolamy.solve import (  # noqa: F401  (importing each registers its strategy or pass)
-    beam, chain, commutators, handover, ida, insertion, multiphase, phases, search, shorten)
+    beam, chain, commutators, handover, ida, insertion_beam, multiphase, phases, search, shorten)
 from hlavolamy.solve.ida import AUTO_NODES, AUTO_SECONDS, optimal
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register, strategy

@@ -1,0 +1,187 @@
+"""A beam of insertion sequences, kept by length so far plus an estimate of what the rest will cost.
+
+The greedy insertion (:func:`~hlavolamy.solve.insertion.insert_group`)
+keeps one sequence and always takes the insertion with the most cells per
+turn; a cheap step now may leave a remainder that costs more later. The
+beam keeps the ``width`` best partial sequences; each step extends every
+one by its ``BRANCH`` best-scoring insertions, and the children are ranked by
+``turns so far + remaining(labels)`` (:func:`remaining`): the sequence
+leaving the cheapest remainder wins. Its width comes from a work budget
+(the scoring is ``runs x candidates x cells``), so big groups keep a narrow
+beam and a width of one is the greedy alone. The greedy answer is its first
+finished answer, so the beam is never longer than the greedy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hlavolamy.core.progress import CancelToken
+from hlavolamy.solve.greedy import GroupTable, group_solved, group_target, solve_group
+from hlavolamy.solve.insertion import (Candidates, GroupMoves, GroupSequence, TurnCodes, candidates, insert_group,
+                                       insert_word, score_insertions, top_insertions)
+from hlavolamy.solve.commutators import solve_whole
+from hlavolamy.solve.decompose import Plan
+from hlavolamy.solve.opening import SHARE, opening_table
+from hlavolamy.solve.pairing import paired_plan
+from hlavolamy.solve.problem import OverBudget, Problem
+from hlavolamy.solve.registry import Context, Strategy, register
+
+BEAM_WORK = 20_000_000
+"""Cell comparisons the beam may spend per step over all its sequences (sets the width; measured on Santa
+cube_4: 4e7 saves another 3% of the moves at twice the time)."""
+MIN_WIDTH = 3
+"""Narrower beams are not run (the greedy alone): on long sequences (big cubes) they cost more than they save."""
+RATE_SHARE = 0.25
+"""A commutator spanning groups is inserted only while it makes right at least this share of the cells per
+turn that the groups' own cheapest macros do (measured: 0.5 lost on a 5x5x5, 0 on a 4x4x4)."""
+MAX_WIDTH = 16
+"""Widest beam, however small the group (8 and 64 measured alike on the Hungarian rings, 64 five times slower)."""
+BRANCH = 4
+"""Insertions tried per sequence per step."""
+FINISHES = 1
+"""Sequences left without a gaining insertion that are finished by appending (the first, best-ranked; 2 or 4
+measured no shorter on Santa cube_4 and cube_5):
+each finish may search set-ups, which costs more than a beam step."""
+BEAM_CANDIDATES = 300
+"""Cheapest conjugates scored per sequence (the greedy before it tries up to a thousand)."""
+
+
+def remaining(labels: np.ndarray, goal: np.ndarray, care: np.ndarray) -> int:
+    """Cells' worth of work left: wrong cells plus one per pair that only swap (two cells cost a 3-cycle).
+
+    Pairs are matched by colour, best matching for identical pieces: cells
+    showing ``a`` where ``b`` is wanted pair with cells showing ``b`` where
+    ``a`` is wanted. On exact labels these are the position's 2-cycles.
+    """
+    wrong = (labels != goal) & care
+    have, want = labels[wrong], goal[wrong]
+    if have.size == 0:
+        return 0
+    top = int(max(have.max(), want.max())) + 1
+    kinds, counts = np.unique(have * top + want, return_counts=True)
+    count = dict(zip(kinds.tolist(), counts.tolist()))
+    swaps = sum(min(k, count.get((k_ % top) * top + k_ // top, 0)) for k_, k in count.items()) // 2
+    return int(have.size + swaps)
+
+
+def turns_per_cell(table: GroupTable) -> float:
+    """Turns per cell of the group's cheapest macro: what a cell left wrong is expected to cost."""
+    return float(table.cost[0]) / max(1, int(np.count_nonzero(table.positions[0] != table.sources[0])))
+
+
+def beam_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None) -> bool:
+    """Solve one group by the greedy insertion, then by a beam of insertion sequences; the shorter wins."""
+    greedy = problem.fork()
+    solved = insert_group(greedy, table, cancel=cancel)
+    width = _width(problem, table)
+    if width >= MIN_WIDTH:
+        better = _beam(problem, table, width, len(greedy.turns) if solved else None, cancel)
+        if better is not None:
+            if problem.budget is not None and len(better.turns) > problem.budget:
+                raise OverBudget(f"more than {problem.budget} turns")
+            problem.adopt(better)
+            return True
+    problem.adopt(greedy)
+    return solved
+
+
+def _width(problem: Problem, table: GroupTable) -> int:
+    """Sequences the work budget affords: each scores ``runs x candidates x table width`` cells ``BRANCH`` ways.
+
+    The runs are those of the sequence now plus one per cell of the group, a
+    rough guess at what the group's own insertions add.
+    """
+    puzzle, cells = problem.puzzle, table.cells
+    moving = {m for m, perm in puzzle.moves.items() if np.any(perm[cells] != cells)}
+    runs = 1 + sum(1 for t in problem.turns if t.move in moving) + cells.size
+    work = runs * min(BEAM_CANDIDATES, table.cost.size) * table.positions.shape[1]
+    return max(1, min(MAX_WIDTH, BEAM_WORK // (BRANCH * work)))
+
+
+def _beam(problem: Problem, table: GroupTable, width: int, bound: int | None,
+          cancel: CancelToken | None) -> Problem | None:
+    """The shortest solved sequence the beam finds, if shorter than ``bound`` turns (None: none)."""
+    puzzle, cells = problem.puzzle, table.cells
+    codes = TurnCodes(puzzle)
+    goal, care = group_target(problem, cells)
+    per_cell = turns_per_cell(table)
+    cand = candidates(table, BEAM_CANDIDATES, codes)
+    best: Problem | None = None
+    finishes = FINISHES
+    root = problem.fork()
+    root.budget = None  # the greedy kept within it; the beam's bound is the greedy's length
+    beam = [(root, GroupSequence(problem.turns, GroupMoves(puzzle, cells), codes))]
+    while beam:
+        children: dict[bytes, tuple[float, Problem, GroupSequence]] = {}
+        for state, sequence in beam:
+            if cancel is not None:
+                cancel.check()
+            labels = np.append(state.labels[cells], -1)
+            if group_solved(state, labels, goal, care):
+                best, bound = _shorter(state, best, bound)
+                continue
+            where = sequence.runs()
+            scores = score_insertions(labels, goal, care, where, cand)
+            options = top_insertions(scores, BRANCH)
+            if not options:
+                finished, finishes = state.fork(), finishes - 1
+                if finishes >= 0 and solve_group(finished, table, cancel=cancel):
+                    best, bound = _shorter(finished, best, bound)
+                continue
+            for d, c in options:
+                child, seq = _child(state, sequence, table, cand, scores.inverse[d, :-1], int(c),
+                                    scores.place(where, d, c))
+                after = child.labels[cells]
+                key = len(child.turns) + per_cell * remaining(after, goal[:-1], care[:-1])
+                if bound is not None and key >= bound:
+                    continue
+                ident = after.tobytes()
+                if ident not in children or children[ident][0] > key:
+                    children[ident] = (key, child, seq)
+        ranked = sorted(children.values(), key=lambda kcs: kcs[0])[:width]
+        beam = [(child, seq) for _, child, seq in ranked]
+    return best
+
+
+def _child(state: Problem, sequence: GroupSequence, table: GroupTable, cand: Candidates, inverse: np.ndarray,
+           c: int, place: int) -> tuple[Problem, GroupSequence]:
+    row = int(cand.rows[c])
+    word = table.word(row)
+    child, seq = state.fork(), sequence.copy()
+    insert_word(child, table.cells, inverse, word, place, table, row)
+    seq.insert(place, word)
+    return child, seq
+
+
+def _shorter(state: Problem, best: Problem | None, bound: int | None) -> tuple[Problem | None, int | None]:
+    if bound is None or len(state.turns) < bound:
+        return state, len(state.turns)
+    return best, bound
+
+
+def open_cheaply(problem: Problem, plan: Plan, cancel: CancelToken | None = None) -> None:
+    """Insert cheap commutators spanning groups (:mod:`~hlavolamy.solve.opening`) until a share of the
+    wrong cells is right."""
+    table = opening_table(problem.puzzle, plan, cancel=cancel)
+    if table is None:
+        return
+    wrong = int(np.count_nonzero(problem.labels[table.cells] != problem.goal[table.cells]))
+    insert_group(problem, table, cancel=cancel, until=int(wrong * (1 - SHARE)), rate=own_rate(plan))
+
+
+def own_rate(plan: Plan) -> float:
+    """Cells per turn of the groups' own cheapest macros: what a commutator spanning groups must beat."""
+    rates = [np.count_nonzero(t.positions[0] != t.sources[0]) / t.cost[0] for t in plan.tables if t is not None]
+    return RATE_SHARE * min(rates, default=0.0)
+
+
+def solve_by_insertion(problem: Problem, context: Context) -> None:
+    """The commutators strategy (phase 0, then group by group) with groups paired where a macro joins
+    them cheaply (:mod:`~hlavolamy.solve.pairing`), cheap commutators across groups first, each group
+    finished by insertion (greedy, then the beam)."""
+    solve_whole(problem, context, beam_group, paired_plan, open_cheaply)
+
+
+register(Strategy("insertion", "phase 0, then each group's macros inserted where the solution so far "
+                  "sets them up best", solve_by_insertion))
