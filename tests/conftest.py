@@ -32,3 +32,15 @@ def private_disk_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pat
 def tiny_puzzle() -> Puzzle:
     """The issue's minimal plain puzzle: two swaps of four cells."""
     return Puzzle(colours=["A", "A", "B", "B"], moves={"L": [1, 0, 2, 3], "R": [0, 2, 3, 1]})
+
+
+def scrambled_by_steps(puzzle: Puzzle, seed: int, length: int = 60):
+    """The position after ``length`` seeded random single steps (a generator each)."""
+    import numpy as np
+
+    from hlavolamy.analysis.independent import generators
+    from hlavolamy.core.state import State
+
+    rng = np.random.default_rng(seed)
+    gens = generators(puzzle)
+    return State(puzzle, puzzle.perm_of([gens[k] for k in rng.integers(0, len(gens), length)]))

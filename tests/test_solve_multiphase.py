@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from hlavolamy.analysis import memo
 from hlavolamy.core.progress import CancelToken
-from hlavolamy.analysis.independent import generators
 from hlavolamy.analysis.membership import group_order, in_group
 from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.puzzle import Puzzle
@@ -19,6 +18,7 @@ from hlavolamy.solve.multiphase import MultiphaseFailed, chain, multiphase_feasi
 from hlavolamy.solve.phases import inner_puzzle
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context
+from tests.conftest import scrambled_by_steps
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -26,12 +26,6 @@ PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 @pytest.fixture(scope="module")
 def rubik3() -> Puzzle:
     return load_puzzle(PUZZLES / "rubik3.json").puzzle
-
-
-def _scrambled(puzzle: Puzzle, seed: int, length: int = 60) -> State:
-    rng = np.random.default_rng(seed)
-    gens = generators(puzzle)
-    return State(puzzle, puzzle.perm_of([gens[k] for k in rng.integers(0, len(gens), length)]))
 
 
 def test_the_3x3x3_chain_is_thistlethwaites_found_from_the_moves(rubik3):
@@ -50,7 +44,7 @@ def test_the_3x3x3_chain_is_thistlethwaites_found_from_the_moves(rubik3):
 @settings(max_examples=6, deadline=None)
 @given(st.integers(0, 10**6))
 def test_3x3x3_positions_are_solved_phase_by_phase(rubik3, seed):
-    state = _scrambled(rubik3, seed)
+    state = scrambled_by_steps(rubik3, seed)
     solution = solve(rubik3, state, strategy="multiphase")  # the solve API replays every answer
     assert solution.verified and solution.strategy == "multiphase"
     # every phase ends inside the next group of the chain: the positions after each prefix
@@ -73,7 +67,7 @@ def test_a_small_chain_on_the_2x2x2(monkeypatch):
         found = chain(puzzle)
         assert found is not None and len(found.groups) >= 2
         for seed in range(3):
-            solution = solve(puzzle, _scrambled(puzzle, seed), strategy="multiphase")
+            solution = solve(puzzle, scrambled_by_steps(puzzle, seed), strategy="multiphase")
             assert solution.verified
     finally:
         memo.forget_shared()
@@ -97,7 +91,7 @@ def test_4x4x4_by_colours_through_a_chain_that_hides_cosets(monkeypatch):
         puzzle = load_puzzle(PUZZLES / "rubik4.json").puzzle
         found = chain(puzzle)
         assert found is not None and len(found.groups) >= 4
-        state = _scrambled(puzzle, 7, 80)
+        state = scrambled_by_steps(puzzle, 7, 80)
         colours = np.asarray(puzzle.colour_ids)[state.perm]
         solution = solve(puzzle, colours, strategy="multiphase")
         assert solution.verified

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hlavolamy.analysis.independent import generators
 from hlavolamy.analysis import memo
 from hlavolamy.analysis.membership import group_order
 from hlavolamy.analysis.orbits import orbit_labels
@@ -19,6 +18,7 @@ from hlavolamy.solve import solve
 from hlavolamy.solve import phases
 from hlavolamy.solve.phases import PhasesFailed, phases_feasible, solve_phases, subgroup
 from hlavolamy.solve.problem import Problem
+from tests.conftest import scrambled_by_steps
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 
@@ -31,12 +31,6 @@ def rubik2() -> Puzzle:
 @pytest.fixture(scope="module")
 def rubik3() -> Puzzle:
     return load_puzzle(PUZZLES / "rubik3.json").puzzle
-
-
-def _scrambled(puzzle: Puzzle, seed: int, length: int = 60) -> State:
-    rng = np.random.default_rng(seed)
-    gens = generators(puzzle)
-    return State(puzzle, puzzle.perm_of([gens[k] for k in rng.integers(0, len(gens), length)]))
 
 
 def _inside(puzzle: Puzzle) -> Puzzle:
@@ -68,7 +62,7 @@ def test_a_puzzle_whose_moves_have_no_square_has_no_phases():
 @settings(max_examples=8, deadline=None)
 @given(st.integers(0, 10**6))
 def test_2x2x2_positions_are_solved_in_two_phases(rubik2, seed):
-    state = _scrambled(rubik2, seed)
+    state = scrambled_by_steps(rubik2, seed)
     problem = Problem.from_input(rubik2, state)
     solve_phases(problem)
     assert problem.is_solved() and problem.replays_to_goal(problem.turns)
@@ -85,7 +79,7 @@ def test_2x2x2_positions_are_solved_in_two_phases(rubik2, seed):
 def test_3x3x3_random_positions_replay_and_are_short(rubik3):
     lengths = []
     for seed in range(5):
-        solution = solve(rubik3, _scrambled(rubik3, seed, 200), strategy="phases")
+        solution = solve(rubik3, scrambled_by_steps(rubik3, seed, 200), strategy="phases")
         assert solution.verified and solution.strategy == "phases"
         lengths.append(solution.length)
     assert max(lengths) <= 45  # the chain alone gives about 58
@@ -93,7 +87,7 @@ def test_3x3x3_random_positions_replay_and_are_short(rubik3):
 
 @pytest.mark.slow
 def test_auto_takes_the_phases_on_the_3x3x3(rubik3):
-    colours = np.asarray(rubik3.colour_ids)[_scrambled(rubik3, 11, 200).perm]
+    colours = np.asarray(rubik3.colour_ids)[scrambled_by_steps(rubik3, 11, 200).perm]
     solution = solve(rubik3, colours)
     assert solution.verified and solution.strategy == "phases" and solution.length <= 45
 
@@ -102,7 +96,7 @@ def test_tables_come_back_from_the_disk_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("HLAVOLAMY_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(memo, "_shared", OrderedDict())
     built = load_puzzle(PUZZLES / "rubik2.json").puzzle
-    state = _scrambled(built, 3)
+    state = scrambled_by_steps(built, 3)
     first = Problem.from_input(built, state)
     solve_phases(first)
     # a "new process": nothing in memory, and building is refused, so the tables must come from the disk
