@@ -97,12 +97,3 @@ def test_cheap_commutators_are_short_small_and_stay_inside():
     outside = np.flatnonzero(rubik4.perm_of(big) != every)[:1]  # a cell the roomiest one moves is now off limits
     for w in cheap_commutators(rubik4, np.setdiff1d(every, outside)):
         assert rubik4.perm_of(w)[outside[0]] == outside[0]
-
-
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 10_000))
-def test_insertion_with_opening_and_beam_solves_by_colours(rubik3, seed):
-    scrambled = State.solved(rubik3).apply(random_scramble(rubik3, 30, seed))
-    colours = np.asarray(rubik3.colour_ids)[scrambled.perm]
-    solution = solve(rubik3, colours, strategy="insertion")
-    assert np.array_equal(colours[rubik3.perm_of(solution.moves)], rubik3.colour_ids)
