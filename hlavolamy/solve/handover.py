@@ -11,8 +11,7 @@ So the chain sifts only through the levels of the first groups of pieces
 is finished by inserting its conjugated macros anywhere in that partial
 solution. The shortest :data:`HEADS` partial sifts at each cut are each
 finished that way (the cuts in turn, shortest heads first, within
-:data:`SECONDS`), and the
-shortest answer wins. A group the macros cannot
+:data:`SECONDS`), and the shortest answer wins. A group the macros cannot
 finish is finished by a full sift, so the strategy is complete wherever the
 chain is.
 """
