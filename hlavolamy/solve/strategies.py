@@ -22,7 +22,7 @@ new strategy is one module plus one line here.
   (or its colourings) is small enough; else for whole puzzles of at most
   :data:`CHAIN_AUTO_CELLS` moved cells the shorter of ``chain`` and
   ``phases`` where a subgroup fits, else the shortest of ``handover``,
-  ``chain`` and ``insertion``; else ``insertion`` with ``chain``
+  ``chain``, ``insertion`` and ``search-first``; else ``insertion`` with ``chain``
   behind it. For a position by colours where that answer is long for the
   puzzle (more than :data:`BEAM_RATIO` moves per moved cell: its macros are
   long, as on wreaths and globes) ``beam`` races it for :data:`BEAM_SECONDS`,
@@ -36,6 +36,9 @@ new strategy is one module plus one line here.
   databases, finished through a ball of positions around the goal.
 * ``handover`` — :mod:`~hlavolamy.solve.handover`: the chain's first levels
   (a partial sift), then the groups left over by inserted macros.
+* ``search-first`` — :mod:`~hlavolamy.solve.search_first`: the group whose
+  macros cost most per cell solved first by the beam over plain moves, the
+  rest by insertion.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import moves_key
 from hlavolamy.errors import HlavolamyError, UnreachableError
 from hlavolamy.solve import (  # noqa: F401  (importing each registers its strategy or pass)
-    beam, chain, commutators, handover, ida, insertion_beam, multiphase, phases, search, shorten)
+    beam, chain, commutators, handover, ida, insertion_beam, multiphase, phases, search, search_first, shorten)
 from hlavolamy.solve.ida import AUTO_NODES, AUTO_SECONDS, optimal
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register, strategy
@@ -65,6 +68,10 @@ BEAM_GAIN = 0.1
 _BEAM_RECORDS: dict[str, dict[str, int]] = {}
 """Beam wins and losses per set of moves, for the life of the process (not in the analysis memo, whose
 least-recently-used entries make way for the many small puzzles a solve analyses)."""
+_RIVAL_RECORDS: dict[tuple[str, str], dict[str, int]] = {}
+"""The same per costly rival (``search-first``: up to 15 s of beam) and set of moves: it races only while it
+wins at least as often as it loses (megaminx, master pyraminx: it never won)."""
+COSTLY_RIVALS = ("search-first",)
 
 
 def run(problem: Problem, name: str, context: Context) -> str:
@@ -144,7 +151,7 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     length = answer.answer_length()
     record = _BEAM_RECORDS.setdefault(moves_key(start.puzzle), {"won": 0, "lost": 0})
     if (start.exact or length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
-            or not _beam_pays(record)):
+            or not _pays(record)):
         return False
     seconds = BEAM_SECONDS
     if context.cancel.deadline is not None:
@@ -165,7 +172,7 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     return True
 
 
-def _beam_pays(record: dict[str, int]) -> bool:
+def _pays(record: dict[str, int]) -> bool:
     """Race again: too few races yet to tell, or it wins at least as often as it loses."""
     return record["won"] + record["lost"] < BEAM_TRIALS or record["won"] >= record["lost"]
 
@@ -184,7 +191,9 @@ def _shortest(problem: Problem, context: Context) -> str:
     The chain never gets stuck where it fits, so it also rescues a stuck
     decomposition. Returns the name of the strategy whose answer won.
     """
-    rivals = _rivals(problem, context)
+    key = moves_key(problem.puzzle)
+    rivals = [r for r in _rivals(problem, context)
+              if r not in COSTLY_RIVALS or _pays(_RIVAL_RECORDS.setdefault((r, key), {"won": 0, "lost": 0}))]
     attempts: list[tuple[Problem, str]] = []
     failure: HlavolamyError | None = None
     for name in rivals:
@@ -205,18 +214,23 @@ def _shortest(problem: Problem, context: Context) -> str:
             raise failure from None
         attempts.append((attempt, "chain"))
     best, name = min(attempts, key=lambda a: a[0].answer_length())
+    for rival in COSTLY_RIVALS:
+        if rival in rivals:
+            _RIVAL_RECORDS[(rival, key)]["won" if name == rival else "lost"] += 1
     problem.adopt(best)
     return name
 
 
 def _rivals(problem: Problem, context: Context) -> list[str]:
     """What races: the phases beat the macros wherever a subgroup fits (3x3x3: 33 moves against 70); else
-    handover first (megaminx: 198 moves against the chain's 255), the chain and insertion beside it."""
+    handover first (megaminx: 198 moves against the chain's 255), the chain, insertion and search-first beside it
+    (4x4x4 by colours: 108 moves against insertion's 166)."""
     if _moved_cells(problem) > CHAIN_AUTO_CELLS:
         return ["insertion"]
     if strategy("phases").applies(problem, context):
         return ["chain", "phases"]
-    return ["handover", "chain", "insertion"]
+    rivals = ["handover", "chain", "insertion"]
+    return rivals + ["search-first"] if strategy("search-first").applies(problem, context) else rivals
 
 
 register(Strategy("auto", "picks and races the strategies that fit the puzzle; the shortest answer wins",

@@ -1,0 +1,151 @@
+"""The "search-first" strategy: the group dearest to solve by macros is solved first by a beam over plain moves.
+
+The first group solved need not keep anything else in place, so plain moves
+serve it far better than its macros do: on a 4x4x4 (centres by colour) the
+wings take ~30 moves by the beam against ~100 by inserted 3-cycles. The
+group searched is the one whose cheapest macro costs the most turns per
+cell (:func:`~hlavolamy.solve.insertion_beam.turns_per_cell`); every other
+group is then finished by the insertion strategy's macros (which leave the
+searched group alone).
+
+The beam (:mod:`~hlavolamy.solve.beam`) runs on a smaller puzzle: the moves
+restricted to the group's cells, plus a ring of cells per invariant
+component (a parity, a twist sum mod 3) that each move turns by its value on
+that component. The goal has every ring at zero, so the answer also leaves
+the invariant vector at zero (of the exact position, or a colour position's
+shadow): the macros, which cannot change it, can then finish the other
+groups without a plain move that would break the searched group again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+import numpy as np
+
+from hlavolamy.analysis.blocks import pieces
+from hlavolamy.analysis.memo import memo
+from hlavolamy.core.progress import report
+from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.turns import Turn
+from hlavolamy.solve.beam import MAX_CELLS, MAX_STEPS, beam
+from hlavolamy.solve.decompose import Plan, Stuck, solve_decomposed
+from hlavolamy.solve.ida import step_automaton
+from hlavolamy.solve.insertion_beam import beam_group, open_cheaply, turns_per_cell
+from hlavolamy.solve.pairing import paired_plan
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.quotient import moduli, turn_vectors, invariant_vector
+from hlavolamy.solve.registry import Context, Strategy, StrategyFailed, register
+
+SECONDS = 15.0
+"""Most time the beam may take on the searched group (4x4x4 wings: 5-10 s once its tables exist); where it
+runs out, it plays the way to the closest position it reached and the macros finish."""
+WIDTH = 20_000
+"""Positions the beam keeps per level."""
+
+
+def searched_group(plan: Plan) -> int | None:
+    """The group whose cheapest macro costs the most turns per cell (None: no group has macros)."""
+    costs = [(turns_per_cell(t), g) for g, t in enumerate(plan.tables) if t is not None]
+    return max(costs)[1] if costs else None
+
+
+def ring_puzzle(puzzle: Puzzle, cells: np.ndarray) -> Puzzle:
+    """The moves acting on ``cells`` (renumbered from 0) and on one ring of cells per invariant component.
+
+    A ring of ``m`` cells stands for a component modulo ``m``: a move turns
+    it by the move's value on that component. Moves that change nothing
+    here are left out. Built once per set of moves and cells.
+    """
+    tag = hashlib.sha1(np.asarray(cells, dtype=np.int64).tobytes()).hexdigest()[:16]
+    return memo(puzzle, f"solve.search_first.rings.{tag}", lambda: _ring_puzzle(puzzle, cells))
+
+
+def _ring_puzzle(puzzle: Puzzle, cells: np.ndarray) -> Puzzle:
+    index = np.full(puzzle.n_cells, -1, dtype=np.int64)
+    index[cells] = np.arange(cells.size)
+    mod = moduli(puzzle)
+    starts = cells.size + np.concatenate([[0], np.cumsum(mod)[:-1]]).astype(np.int64)
+    size = cells.size + int(mod.sum())
+    moves = {}
+    for name, perm in puzzle.moves.items():
+        vec = turn_vectors(puzzle, [Turn(name, 1)])[0]
+        local = np.arange(size)
+        local[: cells.size] = index[np.asarray(perm)[cells]]
+        for base, m, v in zip(starts, mod, vec):
+            local[base: base + m] = base + (np.arange(m) + v) % m
+        if np.any(local != np.arange(size)):
+            moves[name] = local
+    colours = [str(c) for c in range(size)]
+    return Puzzle(colours, moves, name=f"{puzzle.name} ({cells.size} cells searched first)")
+
+
+def ring_problem(problem: Problem, cells: np.ndarray) -> Problem:
+    """The position of ``cells`` and of the invariant vector as a problem on :func:`ring_puzzle`.
+
+    Labels are renumbered densely (the goal's labels on ``cells``, then the
+    rings' positions), so the beam's tables depend on the colouring only.
+    """
+    puzzle = problem.puzzle
+    rings = ring_puzzle(puzzle, cells)
+    exact = problem.exact_labels()
+    if exact is None:
+        raise StrategyFailed("a colour position needs an exact shadow to search first")
+    mod = moduli(puzzle)
+    vec = invariant_vector(puzzle, exact)
+    names, dense = np.unique(problem.goal[cells], return_inverse=True)
+    labels = np.searchsorted(names, problem.labels[cells])
+    goal, now = [dense], [labels]
+    top = names.size
+    for m, v in zip(mod, vec):
+        goal.append(top + np.arange(m))
+        now.append(top + (np.arange(m) + v) % m)
+        top += int(m)
+    goal_labels, start = np.concatenate(goal).astype(np.int64), np.concatenate(now).astype(np.int64)
+    return Problem(rings, start.copy(), goal_labels.copy(), 0, False, start, goal_labels, [])
+
+
+def solve_search_first(problem: Problem, context: Context) -> None:
+    """Beam the dearest group (with the invariant vector) to solved, then insertion finishes the others."""
+    cancel, progress = context.cancel, context.progress
+    if problem.is_solved():
+        return
+    plan = paired_plan(problem.puzzle, cancel=cancel)
+    g = searched_group(plan)
+    if g is None:
+        raise StrategyFailed("no group has macros to finish the rest")
+    if plan.groups[g].size > MAX_CELLS:
+        raise StrategyFailed(f"the dearest group has {plan.groups[g].size} cells, more than the beam takes")
+    if not problem.exact and problem.shadow is None:
+        exact = problem.fork()
+        exact.to_exact()
+        problem.shadow = exact.labels.copy()
+    report(progress, 0.0, f"search-first: beam on a group of {plan.groups[g].size} cells")
+    sub = ring_problem(problem, plan.groups[g])
+    seconds = SECONDS
+    if cancel.deadline is not None:  # under a time limit, leave the macros half of what is left
+        seconds = min(seconds, max(0.0, cancel.deadline - time.monotonic()) / 2)
+    beam(sub, width=WIDTH, seconds=seconds, partial=True, cancel=cancel)
+    problem.play(sub.turns)
+    try:
+        solve_decomposed(problem, cancel=cancel, progress=progress, group_solver=beam_group,
+                         planner=lambda *args, **kwargs: plan, opener=open_cheaply)
+    except Stuck as exc:
+        raise StrategyFailed(f"search-first could not finish the other groups: {exc}") from None
+
+
+def search_first_applies(problem: Problem, context: Context) -> bool:
+    """Whole puzzles whose groups the beam can take: few cells per group, few single steps."""
+    if problem.care is not None or problem.wildcards:
+        return False
+    structure = pieces(problem.puzzle)
+    return (max((len(o) for o in structure.orbits), default=0) <= MAX_CELLS
+            and len(step_automaton(problem.puzzle).turns) <= MAX_STEPS)
+
+
+register(Strategy(
+    "search-first", "the group dearest to solve by macros first by a beam over plain moves, then insertion",
+    solve_search_first, applies=search_first_applies))
+
+__all__ = ["ring_problem", "ring_puzzle", "searched_group", "solve_search_first"]

@@ -1,0 +1,89 @@
+"""Search-first: the dearest group by the beam (with rings for the invariants), the rest by macros; replays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.state import State
+from hlavolamy.solve import solve
+from hlavolamy.solve.insertion_beam import turns_per_cell
+from hlavolamy.solve.pairing import paired_plan
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.quotient import invariant_vector, moduli
+from hlavolamy.solve.search_first import ring_problem, ring_puzzle, searched_group
+from tests.conftest import PUZZLES
+
+
+@pytest.fixture(scope="module")
+def rubik3():
+    return load_puzzle(PUZZLES / "rubik3.json").puzzle
+
+
+def test_the_group_searched_has_the_dearest_macros(rubik3):
+    plan = paired_plan(rubik3)
+    g = searched_group(plan)
+    costs = [turns_per_cell(t) for t in plan.tables if t is not None]
+    assert turns_per_cell(plan.tables[g]) == max(costs)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), length=st.integers(0, 25))
+def test_the_rings_follow_the_invariant_vector_and_the_cells_follow_the_group(rubik3, seed, length):
+    plan = paired_plan(rubik3)
+    cells = plan.groups[searched_group(plan)]
+    turns = random_scramble(rubik3, length, seed)
+    problem = Problem.from_input(rubik3, State.solved(rubik3))
+    start = ring_problem(problem, cells)
+    problem.play(turns)
+    rings = ring_puzzle(rubik3, cells)
+    after = start.labels[rings.perm_of([t for t in turns if t.move in rings.moves])]
+    assert np.array_equal(after, ring_problem(problem, cells).labels)
+    # the cells part is the group's own; each ring shows the component's value
+    assert np.array_equal(after[: cells.size] == start.goal[: cells.size],
+                          problem.labels[cells] == problem.goal[cells])
+    top = int(start.goal[: cells.size].max()) + 1
+    for m, v in zip(moduli(rubik3), invariant_vector(rubik3, problem.labels)):
+        assert after[top] == top + v % m
+        top += int(m)
+
+
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000))
+def test_exact_positions_are_solved_and_replay(rubik3, seed):
+    state = State.solved(rubik3).apply(random_scramble(rubik3, 30, seed))
+    solution = solve(rubik3, state, strategy="search-first")
+    assert solution.verified and solution.strategy == "search-first"
+    assert state.apply(solution.moves).is_solved()
+
+
+def test_a_position_by_colours_is_solved(rubik3):
+    scrambled = State.solved(rubik3).apply(random_scramble(rubik3, 30, 7))
+    colours = np.asarray(rubik3.colour_ids)[scrambled.perm]
+    solution = solve(rubik3, colours, strategy="search-first")
+    assert np.array_equal(colours[rubik3.perm_of(solution.moves)], rubik3.colour_ids)
+
+
+def test_positions_with_wildcards_are_left_to_other_strategies(rubik3):
+    from hlavolamy.core.progress import CancelToken
+    from hlavolamy.solve.registry import Context, names, strategy
+
+    assert "search-first" in names()
+    record = strategy("search-first")
+    assert record.applies(Problem.from_input(rubik3, State.solved(rubik3)), Context(CancelToken()))
+    assert not record.applies(Problem.from_input(rubik3, State.solved(rubik3), wildcards=2), Context(CancelToken()))
+
+
+@pytest.mark.slow
+def test_the_4x4x4_by_colours_comes_out_shorter_than_insertion():
+    puzzle = load_puzzle(PUZZLES / "rubik4.json").puzzle
+    state = State.solved(puzzle).apply(random_scramble(puzzle, 200, 1))
+    colours = np.asarray(puzzle.colour_ids)[state.perm]
+    first = solve(puzzle, colours, strategy="search-first")
+    insertion = solve(puzzle, colours, strategy="insertion")
+    assert np.array_equal(colours[puzzle.perm_of(first.moves)], puzzle.colour_ids)
+    assert first.length < insertion.length
