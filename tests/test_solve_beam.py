@@ -98,6 +98,15 @@ def test_beam_solves_exact_positions():
     assert start.apply(found.moves).is_solved()
 
 
+def test_beam_without_pattern_databases_still_solves():
+    """Where no projection fits, the guide has no table: the score falls back to the nearest-cell distances."""
+    puzzle = wreath(9)
+    start = scrambled(puzzle, 200, seed=4)
+    with patch.object(beam_module, "patterns", lambda *args, **kwargs: []):
+        found = solve(puzzle, start.colour_ids(), strategy="beam")
+    assert np.array_equal(start.apply(found.moves).colour_ids(), puzzle.colour_ids)
+
+
 def test_beam_gives_up_when_it_cannot_beat_a_rival():
     puzzle = wreath(9)
     start = scrambled(puzzle, 200, seed=2)

@@ -193,7 +193,10 @@ class _Guide:
 
     def ranks(self, rows: np.ndarray) -> np.ndarray:
         """Per row, its rank in each pattern database (-1: not reachable)."""
-        return np.array([t.ranks(rows) for t in self.tables], dtype=np.int32).reshape(len(self.tables), -1).T
+        out = np.empty((rows.shape[0], len(self.tables)), dtype=np.int32)
+        for k, table in enumerate(self.tables):
+            out[:, k] = table.ranks(rows)
+        return out
 
     def step(self, ranks: np.ndarray, g: np.ndarray) -> np.ndarray:
         """The ranks after single steps ``g``, read from the tables (no projection of the children's rows)."""
