@@ -68,6 +68,20 @@ def test_a_position_by_colours_is_solved(rubik3):
     assert np.array_equal(colours[rubik3.perm_of(solution.moves)], rubik3.colour_ids)
 
 
+def test_wider_beams_only_ever_shorten_the_groups_answer(rubik3):
+    from hlavolamy.core.progress import CancelToken
+    from hlavolamy.solve.beam import beam
+    from hlavolamy.solve.search_first import WIDTH, widening_beam
+
+    plan = paired_plan(rubik3)
+    cells = plan.groups[searched_group(plan)]
+    problem = Problem.from_input(rubik3, State.solved(rubik3).apply(random_scramble(rubik3, 30, 3)))
+    first = ring_problem(problem, cells)
+    beam(first, width=WIDTH)
+    widened = widening_beam(ring_problem(problem, cells), 20.0, CancelToken())
+    assert widened.is_solved() and widened.answer_length() <= first.answer_length()
+
+
 def test_positions_with_wildcards_are_left_to_other_strategies(rubik3):
     from hlavolamy.core.progress import CancelToken
     from hlavolamy.solve.registry import Context, names, strategy

@@ -26,7 +26,7 @@ import numpy as np
 
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import memo
-from hlavolamy.core.progress import report
+from hlavolamy.core.progress import CancelToken, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.solve.beam import MAX_CELLS, MAX_STEPS, beam
@@ -37,12 +37,17 @@ from hlavolamy.solve.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.quotient import moduli, turn_vectors, invariant_vector
 from hlavolamy.solve.registry import Context, Strategy, StrategyFailed, register
+from hlavolamy.solve.search import SearchFailed
 
 SECONDS = 15.0
 """Most time the beam may take on the searched group (4x4x4 wings: 5-10 s once its tables exist); where it
 runs out, it plays the way to the closest position it reached and the macros finish."""
 WIDTH = 20_000
-"""Positions the beam keeps per level."""
+"""Positions the first beam keeps per level..."""
+MAX_WIDTH = 160_000
+"""...and the widest (a level of 160,000 children rows of ~50 cells is ~200 MB)..."""
+GROWTH = 2.2
+"""...where the time left is at least this many times what the last beam took (twice as wide: about twice the time)."""
 
 
 def searched_group(plan: Plan) -> int | None:
@@ -106,6 +111,34 @@ def ring_problem(problem: Problem, cells: np.ndarray) -> Problem:
     return Problem(rings, start.copy(), goal_labels.copy(), 0, False, start, goal_labels, [])
 
 
+def widening_beam(sub: Problem, seconds: float, cancel: CancelToken) -> Problem:
+    """The beam at :data:`WIDTH`, then twice as wide while the time left allows, the shortest answer kept.
+
+    A wider beam wanders less (cubes-plugin 4x4x4 wings and centres by colour:
+    86 moves at 20,000, 52 at 80,000), and where a level is cheap there is time
+    for it. Where no beam reaches the goal, the first one's closest position.
+    """
+    deadline = time.monotonic() + seconds
+    best: Problem | None = None
+    width = WIDTH
+    while width <= MAX_WIDTH:
+        started = time.monotonic()
+        trial = sub.fork()
+        try:
+            beam(trial, width=width, seconds=max(0.0, deadline - started), partial=best is None, cancel=cancel,
+                 shorter_than=None if best is None else best.answer_length())
+        except SearchFailed:
+            break
+        best = trial
+        spent = time.monotonic() - started
+        if not trial.is_solved() or GROWTH * spent > deadline - time.monotonic():
+            break
+        width *= 2
+    if best is None:
+        raise StrategyFailed("the beam made no progress on the searched group")
+    return best
+
+
 def solve_search_first(problem: Problem, context: Context) -> None:
     """Beam the dearest group (with the invariant vector) to solved, then insertion finishes the others."""
     cancel, progress = context.cancel, context.progress
@@ -126,8 +159,7 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     seconds = SECONDS
     if cancel.deadline is not None:  # under a time limit, leave the macros half of what is left
         seconds = min(seconds, max(0.0, cancel.deadline - time.monotonic()) / 2)
-    beam(sub, width=WIDTH, seconds=seconds, partial=True, cancel=cancel)
-    problem.play(sub.turns)
+    problem.play(widening_beam(sub, seconds, cancel).turns)
     try:
         solve_decomposed(problem, cancel=cancel, progress=progress, group_solver=beam_group,
                          planner=lambda *args, **kwargs: plan, opener=open_cheaply)
