@@ -209,8 +209,9 @@ class _Guide:
     def score(self, rows: np.ndarray, wrong: np.ndarray, ranks: np.ndarray) -> np.ndarray:
         near = self.near[self.cells, rows].sum(axis=1, dtype=np.int64)
         total = near * self.scale + wrong
+        weight = self.near_scale * self.scale
         for k, dist in enumerate(self.dists):
-            total += np.where(ranks[:, k] >= 0, dist[ranks[:, k]], 255).astype(np.int64) * (self.near_scale * self.scale)
+            total += np.where(ranks[:, k] >= 0, dist[ranks[:, k]], 255).astype(np.int64) * weight
         return total
 
 
