@@ -94,7 +94,7 @@ def _auto(problem: Problem, context: Context) -> str:
         return "optimal"
     start = problem.fork()
     name = _shortest(problem, context)
-    if _beam_beats(start, problem, context, searched=name == "search-first"):
+    if _beam_beats(start, problem, context):
         return "beam"
     return name
 
@@ -132,7 +132,7 @@ def _optimal_within_budget(problem: Problem, context: Context) -> bool:
     return True
 
 
-def _beam_beats(start: Problem, answer: Problem, context: Context, searched: bool = False) -> bool:
+def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     """The beam from ``start``, where the answer is long for the puzzle (long macros); adopted if shorter.
 
     Positions by colours only: identical pieces make the colourings far
@@ -142,11 +142,6 @@ def _beam_beats(start: Problem, answer: Problem, context: Context, searched: boo
     Where the beam does not finish, the usual strategies finish from the
     position it came closest to (fewest wrong cells).
 
-    Where ``search-first`` won (``searched``), its beam saw one group only:
-    the beam over the whole puzzle races it whatever the length (Santa
-    wreath_21: 29 moves against search-first's 42, which at ~1 move per cell
-    did not look long).
-
     Runs within :data:`BEAM_SECONDS` (at most half of what the time limit
     leaves), and after :data:`BEAM_TRIALS` races on a set of moves only while
     it won (by :data:`BEAM_GAIN`) at least as often as it lost there: a rare
@@ -155,8 +150,7 @@ def _beam_beats(start: Problem, answer: Problem, context: Context, searched: boo
     """
     length = answer.answer_length()
     record = _BEAM_RECORDS.setdefault(moves_key(start.puzzle), {"won": 0, "lost": 0})
-    long = searched or length > BEAM_RATIO * _moved_cells(start)
-    if (start.exact or not long or not strategy("beam").applies(start, context)
+    if (start.exact or length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
             or not _pays(record)):
         return False
     seconds = BEAM_SECONDS
