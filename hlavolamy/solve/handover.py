@@ -55,10 +55,7 @@ def solve_by_handover(problem: Problem, context: Context) -> None:
     them as its shadow, which the chain sifts.
     """
     cancel = context.cancel
-    if not problem.exact:
-        exact = problem.fork()
-        exact.to_exact()
-        problem.shadow = exact.labels  # the heads come from the exact position, the macros work on colours
+    problem.cast_shadow()  # the heads come from the exact position, the macros work on colours
     puzzle = problem.puzzle
     chain = build_chain(puzzle, cancel=cancel, progress=context.progress)
     decomposition = plan(puzzle, cancel=cancel, progress=context.progress)

@@ -113,6 +113,18 @@ class Problem:
         self.goal = np.arange(self.puzzle.n_cells, dtype=np.int64)
         self.exact = True
 
+    def cast_shadow(self) -> None:
+        """Give a colour position without a shadow one: a reachable exact position showing its colours.
+
+        Strategies that work on the colours but need the invariant vector or a
+        sift of the exact position (handover, search-first) call this first.
+        """
+        if self.exact or self.shadow is not None:
+            return
+        exact = self.fork()
+        exact.to_exact()
+        self.shadow = exact.labels
+
     def exact_labels(self) -> np.ndarray | None:
         """The exact position now: the labels of an exact problem, the shadow of a colour one (None if none)."""
         return self.labels if self.exact else self.shadow

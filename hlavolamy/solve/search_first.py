@@ -67,19 +67,27 @@ def ring_puzzle(puzzle: Puzzle, cells: np.ndarray) -> Puzzle:
     return memo(puzzle, f"solve.search_first.rings.{tag}", lambda: _ring_puzzle(puzzle, cells))
 
 
+def _rings(mod: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The rings' cells, numbered from 0, each ring of ``m`` cells turned by its value: ``(j + v) mod m``.
+
+    As a move (``new[i] = old[move[i]]``) it adds ``values`` to what the rings
+    show; as labels it shows ``values`` (the goal: zeros).
+    """
+    starts = np.concatenate([[0], np.cumsum(mod)[:-1]]).astype(np.int64)
+    return np.concatenate([base + (np.arange(m) + v) % m for base, m, v in zip(starts, mod, values)]
+                          + [np.zeros(0, dtype=np.int64)])
+
+
 def _ring_puzzle(puzzle: Puzzle, cells: np.ndarray) -> Puzzle:
     index = np.full(puzzle.n_cells, -1, dtype=np.int64)
     index[cells] = np.arange(cells.size)
     mod = moduli(puzzle)
-    starts = cells.size + np.concatenate([[0], np.cumsum(mod)[:-1]]).astype(np.int64)
+    names = list(puzzle.moves)
+    vectors = turn_vectors(puzzle, [Turn(name, 1) for name in names])
     size = cells.size + int(mod.sum())
     moves = {}
-    for name, perm in puzzle.moves.items():
-        vec = turn_vectors(puzzle, [Turn(name, 1)])[0]
-        local = np.arange(size)
-        local[: cells.size] = index[np.asarray(perm)[cells]]
-        for base, m, v in zip(starts, mod, vec):
-            local[base: base + m] = base + (np.arange(m) + v) % m
+    for name, vec in zip(names, vectors):
+        local = np.concatenate([index[np.asarray(puzzle.moves[name])[cells]], cells.size + _rings(mod, vec)])
         if np.any(local != np.arange(size)):
             moves[name] = local
     colours = [str(c) for c in range(size)]
@@ -93,22 +101,15 @@ def ring_problem(problem: Problem, cells: np.ndarray) -> Problem:
     rings' positions), so the beam's tables depend on the colouring only.
     """
     puzzle = problem.puzzle
-    rings = ring_puzzle(puzzle, cells)
     exact = problem.exact_labels()
     if exact is None:
         raise StrategyFailed("a colour position needs an exact shadow to search first")
     mod = moduli(puzzle)
-    vec = invariant_vector(puzzle, exact)
     names, dense = np.unique(problem.goal[cells], return_inverse=True)
     labels = np.searchsorted(names, problem.labels[cells])
-    goal, now = [dense], [labels]
-    top = names.size
-    for m, v in zip(mod, vec):
-        goal.append(top + np.arange(m))
-        now.append(top + (np.arange(m) + v) % m)
-        top += int(m)
-    goal_labels, start = np.concatenate(goal).astype(np.int64), np.concatenate(now).astype(np.int64)
-    return Problem(rings, start.copy(), goal_labels.copy(), 0, False, start, goal_labels, [])
+    goal = np.concatenate([dense, names.size + _rings(mod, np.zeros_like(mod))]).astype(np.int64)
+    start = np.concatenate([labels, names.size + _rings(mod, invariant_vector(puzzle, exact))]).astype(np.int64)
+    return Problem(ring_puzzle(puzzle, cells), start.copy(), goal.copy(), 0, False, start, goal, [])
 
 
 def widening_beam(sub: Problem, seconds: float, cancel: CancelToken) -> Problem:
@@ -150,10 +151,7 @@ def solve_search_first(problem: Problem, context: Context) -> None:
         raise StrategyFailed("no group has macros to finish the rest")
     if plan.groups[g].size > MAX_CELLS:
         raise StrategyFailed(f"the dearest group has {plan.groups[g].size} cells, more than the beam takes")
-    if not problem.exact and problem.shadow is None:
-        exact = problem.fork()
-        exact.to_exact()
-        problem.shadow = exact.labels.copy()
+    problem.cast_shadow()
     report(progress, 0.0, f"search-first: beam on a group of {plan.groups[g].size} cells")
     sub = ring_problem(problem, plan.groups[g])
     seconds = SECONDS
