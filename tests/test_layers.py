@@ -1,4 +1,4 @@
-"""The package's layers import only downwards: core -> analysis -> solve -> plugins/formats -> gui/cli.
+"""The package's layers import only downwards: core -> analysis -> solve -> plugins/formats -> batch -> gui/cli.
 
 Checked on the source (every ``import`` statement, also inside functions and
 ``TYPE_CHECKING`` blocks that would hide a cycle until run time), so a
@@ -15,11 +15,13 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "hlavolamy"
 
 FORBIDDEN = {
-    "core": ("hlavolamy.analysis", "hlavolamy.solve", "hlavolamy.plugins", "hlavolamy.formats", "hlavolamy.gui",
-             "hlavolamy.cli", "PyQt6"),
-    "analysis": ("hlavolamy.solve", "hlavolamy.plugins", "hlavolamy.formats", "hlavolamy.gui", "hlavolamy.cli", "PyQt6"),
-    "solve": ("hlavolamy.plugins", "hlavolamy.formats", "hlavolamy.gui", "hlavolamy.cli", "PyQt6"),
-    "formats": ("hlavolamy.gui", "hlavolamy.cli", "PyQt6"),
+    "core": ("hlavolamy.analysis", "hlavolamy.solve", "hlavolamy.plugins", "hlavolamy.formats", "hlavolamy.batch",
+             "hlavolamy.gui", "hlavolamy.cli", "PyQt6"),
+    "analysis": ("hlavolamy.solve", "hlavolamy.plugins", "hlavolamy.formats", "hlavolamy.batch", "hlavolamy.gui",
+                 "hlavolamy.cli", "PyQt6"),
+    "solve": ("hlavolamy.plugins", "hlavolamy.formats", "hlavolamy.batch", "hlavolamy.gui", "hlavolamy.cli", "PyQt6"),
+    "formats": ("hlavolamy.batch", "hlavolamy.gui", "hlavolamy.cli", "PyQt6"),
+    "batch": ("hlavolamy.gui", "hlavolamy.cli", "PyQt6"),
 }
 """Per layer, the modules it must not import. (``plugins/hookspecs.py`` names Qt types for annotations only.)"""
 

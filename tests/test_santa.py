@@ -124,16 +124,19 @@ def test_a_malformed_earlier_submission_is_named(files, tmp_path):
 
 
 def test_tasks_put_big_types_first_and_whole():
-    from hlavolamy.cli.santa import _BIG_CELLS, _CHUNK, _tasks
+    from hlavolamy.batch.model import Job, PuzzleSource
+    from hlavolamy.batch.plan import BIG_CELLS, CHUNK, tasks
     from hlavolamy.core.puzzle import Puzzle
 
-    small = Puzzle(list("AB"), {"s": [1, 0]})
-    big = Puzzle(["A"] * (_BIG_CELLS + 2), {"b": [1, 0] + list(range(2, _BIG_CELLS + 2))})
-    cases = [santa.SantaCase(str(k), "small" if k % 2 else "big", (), (), 0) for k in range(4 * _CHUNK)]
-    tasks = _tasks(cases, None, {"small": small, "big": big})
-    assert [c.puzzle_type for c, _ in tasks[0]] == ["big"] * (2 * _CHUNK)
-    assert all(len(t) <= _CHUNK and t[0][0].puzzle_type == "small" for t in tasks[1:])
-    assert sorted(c.id for t in tasks for c, _ in t) == sorted(c.id for c in cases)
+    small = PuzzleSource(Puzzle(list("AB"), {"s": [1, 0]}))
+    moves = {"b": [1, 0] + list(range(2, BIG_CELLS + 2))}
+    big = [PuzzleSource(Puzzle(["A", "B"] * (BIG_CELLS // 2 + 1), moves)),
+           PuzzleSource(Puzzle(["A"] * (BIG_CELLS + 2), moves))]  # two colourings of one big type
+    entries = [(small if k % 2 else big[k % 4 // 2], Job(str(k), np.arange(2), True)) for k in range(4 * CHUNK)]
+    made = tasks(entries)
+    assert [s.puzzle.n_cells for s, _ in made[0].entries] == [BIG_CELLS + 2] * (2 * CHUNK)
+    assert all(len(t.entries) <= CHUNK and t.entries[0][0] is small for t in made[1:])
+    assert sorted(j.id for t in made for _, j in t.entries) == sorted(j.id for _, j in entries)
 
 
 def test_santa_command_refuses_an_unknown_type_before_solving(files, tmp_path, capsys):

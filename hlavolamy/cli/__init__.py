@@ -28,6 +28,7 @@ COMMANDS = (
     "bench",
     "solve",
     "santa",
+    "batch",
     "cache",
 )
 

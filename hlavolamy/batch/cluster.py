@@ -1,0 +1,112 @@
+"""Tasks on a Dask distributed cluster: a ``LocalCluster`` of this machine, or a running scheduler elsewhere.
+
+Dask (``pip install 'hlavolamy[cluster]'``) does the distributing: it sends
+each task to a free worker, reruns the task of a worker that died on another
+one (up to ``distributed.scheduler.allowed-failures`` deaths, 3 by default;
+then the task's jobs are reported failed) and shows a dashboard. Each task
+carries its puzzle's definition; the tables never travel: a worker builds
+them, or loads them from its ``HLAVOLAMY_CACHE_DIR``, once per puzzle
+(:mod:`hlavolamy.batch.work`). A scheduler that goes away ends the run with
+:class:`ClusterLost`; the results written so far stay and ``--resume``
+continues.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+from hlavolamy.batch.engines import TICK, Listener
+from hlavolamy.batch.model import Result, Task
+from hlavolamy.batch.work import solve_task
+from hlavolamy.errors import HlavolamyError
+
+RESUME = "; the results so far are written and --resume continues"
+INSTALL = "pip install 'hlavolamy[cluster]' (or: pip install 'dask[distributed]')"
+
+
+class ClusterMissing(HlavolamyError):
+    """Dask distributed is not installed."""
+
+
+class ClusterLost(HlavolamyError):
+    """The scheduler went away (or could not be reached) before every job was answered."""
+
+
+def distributed() -> Any:
+    """The ``distributed`` module, or :class:`ClusterMissing` saying how to install it."""
+    try:
+        import distributed as module
+    except ImportError:
+        raise ClusterMissing(f"--cluster and --scheduler need Dask distributed, which is not installed: {INSTALL}") \
+            from None
+    return module
+
+
+def parse_local(spec: str) -> int | None:
+    """``local`` (one worker per core: None) or ``local:N``; anything else is an error."""
+    name, _, count = spec.partition(":")
+    if name != "local" or (count and not (count.isdigit() and int(count) >= 1)):
+        raise HlavolamyError(f"--cluster takes local or local:N (N workers, at least 1), not {spec!r}")
+    return int(count) if count else None
+
+
+class Cluster:
+    """A Dask engine: ``address`` of a running scheduler, else a new ``LocalCluster`` of ``workers`` processes."""
+
+    def __init__(self, address: str | None = None, workers: int | None = None):
+        self.address = address
+        self.workers = workers
+        distributed()  # fail before any work when Dask is missing
+
+    def run(self, tasks: list[Task], listener: Listener) -> None:
+        module = distributed()
+        with self._client(module) as client:
+            dashboard = client.scheduler_info().get("services", {}).get("dashboard")
+            where = self.address or f"a local cluster of {len(client.scheduler_info()['workers'])} workers"
+            listener.note(f"Dask: {where}" + (f", dashboard {client.dashboard_link}" if dashboard else ""))
+            pending = {client.submit(solve_task, task, pure=False, retries=1): task for task in tasks}
+            while pending:
+                try:
+                    done, _ = module.wait(list(pending), timeout=TICK, return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    self._check(client)
+                    listener.tick()
+                    continue
+                for future in done:
+                    _finish(future, pending.pop(future), listener)
+
+    @contextlib.contextmanager
+    def _client(self, module: Any) -> Iterator[Any]:
+        try:
+            if self.address:
+                with module.Client(self.address, timeout="20s") as client:
+                    yield client
+                return
+            with module.LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                     dashboard_address=":0", silence_logs=logging.ERROR) as local, \
+                    module.Client(local) as client:
+                yield client
+        except OSError as exc:  # no scheduler at the address, or it went away
+            raise ClusterLost(f"the Dask scheduler {self.address or ''} cannot be reached or went away ({exc}){RESUME}") from None
+
+    @staticmethod
+    def _check(client: Any) -> None:
+        if client.status in ("closing", "closed"):
+            raise ClusterLost(f"lost the Dask scheduler{RESUME}")
+
+
+def _finish(future: Any, task: Task, listener: Listener) -> None:
+    """A finished task's results, or its jobs failed with the reason (a task that killed every worker it met)."""
+    if future.status == "finished":
+        for result in future.result():
+            listener.add(result)
+        return
+    if future.status == "cancelled":  # the client lost the scheduler, which cancels every future
+        raise ClusterLost(f"lost the Dask scheduler (its tasks were cancelled){RESUME}")
+    error = future.exception()
+    for _, job in task.entries:
+        listener.add(Result.failed(job.id, f"the Dask task failed ({type(error).__name__}: {error}); "
+                                           "--resume solves it again"))
