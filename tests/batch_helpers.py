@@ -1,0 +1,50 @@
+"""Inputs for the batch tests and a replay of their outputs independent of the runner's own checks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.state import State
+from tests.conftest import PUZZLES
+
+SMALL = ("rubik2.json", "four-disks.json", "rubik3.json", "square1.json")
+"""Four puzzles whose short scrambles solve in well under a second each once their tables are built."""
+
+
+def write_positions(path: Path, count: int, puzzles: tuple[str, ...] = SMALL, turns: int = 6) -> list[dict[str, Any]]:
+    """``count`` scrambles spread over ``puzzles``, one JSON object per line."""
+    lines = [{"id": f"p{k}", "puzzle": str(PUZZLES / puzzles[k % len(puzzles)]), "scramble": turns, "seed": k}
+             for k in range(count)]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return lines
+
+
+def replayed(inputs: list[dict[str, Any]], out: Path) -> dict[str, dict[str, Any]]:
+    """The output's lines by id, after checking that each answer takes its scramble back to solved.
+
+    Lines of ``out`` whose id is not in ``inputs`` are returned unchecked.
+    """
+    by_id = {line["id"]: line for line in inputs}
+    found = {}
+    for text in out.read_text().splitlines():
+        row = json.loads(text)
+        assert row["id"] not in found, f"id {row['id']} answered twice"
+        found[row["id"]] = row
+        if "moves" in row and row["id"] in by_id:
+            given = by_id[row["id"]]
+            puzzle = load_puzzle(given["puzzle"]).puzzle
+            start = State.solved(puzzle).apply(random_scramble(puzzle, given["scramble"], given["seed"]))
+            end = start.apply(row["moves"])
+            assert end.is_solved(), f"{row['id']}: {row['moves']} does not solve it"
+            assert row["length"] == puzzle.length(puzzle.parse(row["moves"])) and row["verified"] is True
+    return found
+
+
+def colour_labels_after(puzzle_file: str, moves: str) -> list[str]:
+    """The colours shown after playing ``moves`` from solved (a position by colours)."""
+    puzzle = load_puzzle(puzzle_file).puzzle
+    return State.solved(puzzle).apply(moves).colours()
