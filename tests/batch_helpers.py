@@ -12,11 +12,26 @@ from hlavolamy.core.state import State
 from tests.conftest import PUZZLES
 
 SMALL = ("rubik2.json", "four-disks.json", "rubik3.json", "square1.json")
-"""Four puzzles whose short scrambles solve in well under a second each once their tables are built."""
+"""Four shipped puzzles whose short scrambles solve in well under a second each once their tables are built."""
+
+TOYS = {
+    "tiny.json": {"colours": ["A", "A", "B", "B"], "moves": {"L": [1, 0, 2, 3], "R": [0, 2, 3, 1]}},
+    "ring6.json": {"colours": ["A", "B", "C", "D", "E", "F"],
+                   "moves": {"r": [1, 2, 3, 4, 0, 5], "s": [0, 1, 2, 3, 5, 4], "c": [0, 1, 2, 4, 5, 3]}},
+}
+"""Puzzles whose tables take no time: a worker with an empty cache is ready at once."""
+
+
+def cheap_puzzles(folder: Path) -> tuple[str, ...]:
+    """Four puzzle files of cheap tables: two shipped, two toys written into ``folder``."""
+    for name, body in TOYS.items():
+        cells = len(body["colours"])
+        (folder / name).write_text(json.dumps({"format": "hlavolamy", "version": 1, "cells": cells, **body}))
+    return (str(PUZZLES / "rubik2.json"), str(PUZZLES / "four-disks.json"), *(str(folder / name) for name in TOYS))
 
 
 def write_positions(path: Path, count: int, puzzles: tuple[str, ...] = SMALL, turns: int = 6) -> list[dict[str, Any]]:
-    """``count`` scrambles spread over ``puzzles``, one JSON object per line."""
+    """``count`` scrambles spread over ``puzzles`` (files in ``puzzles/`` or paths), one JSON object per line."""
     lines = [{"id": f"p{k}", "puzzle": str(PUZZLES / puzzles[k % len(puzzles)]), "scramble": turns, "seed": k}
              for k in range(count)]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))

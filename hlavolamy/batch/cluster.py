@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +24,8 @@ from hlavolamy.batch.model import Result, Task
 from hlavolamy.batch.work import solve_task
 from hlavolamy.errors import HlavolamyError
 
+POLL = 0.1
+"""Seconds between looks for finished tasks (as Dask's own ``as_completed`` waits)."""
 RESUME = "; the results so far are written and --resume continues"
 INSTALL = "pip install 'hlavolamy[cluster]' (or: pip install 'dask[distributed]')"
 
@@ -68,26 +71,27 @@ class Cluster:
             where = self.address or f"a local cluster of {len(client.scheduler_info()['workers'])} workers"
             listener.note(f"Dask: {where}" + (f", dashboard {client.dashboard_link}" if dashboard else ""))
             pending = {client.submit(solve_task, task, pure=False, retries=1): task for task in tasks}
+            finished = module.as_completed(list(pending), loop=client.loop)
+            ticked = time.monotonic()
             while pending:
-                try:
-                    done, _ = module.wait(list(pending), timeout=TICK, return_when="FIRST_COMPLETED")
-                except TimeoutError:
+                for future in finished.next_batch(block=False) if finished.has_ready() else []:
+                    _finish(future, pending.pop(future), listener)
+                if time.monotonic() - ticked >= TICK:
                     self._check(client)
                     listener.tick()
-                    continue
-                for future in done:
-                    _finish(future, pending.pop(future), listener)
+                    ticked = time.monotonic()
+                time.sleep(POLL)
 
     @contextlib.contextmanager
     def _client(self, module: Any) -> Iterator[Any]:
         try:
             if self.address:
-                with module.Client(self.address, timeout="20s") as client:
+                with module.Client(self.address, timeout="20s", set_as_default=False) as client:
                     yield client
                 return
             with module.LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                      dashboard_address=":0", silence_logs=logging.ERROR) as local, \
-                    module.Client(local) as client:
+                    module.Client(local, set_as_default=False) as client:
                 yield client
         except OSError as exc:  # no scheduler at the address, or it went away
             raise ClusterLost(f"the Dask scheduler {self.address or ''} cannot be reached or went away ({exc}){RESUME}") from None

@@ -35,7 +35,8 @@ def run(entries: Sequence[tuple[Puzzle, Job]], engine: Engine, write: Callable[[
             for puzzle, job in entries if job.id not in done]
     collector = Collector(jobs, kept, write, on_result=on_result, on_note=on_note, write_every=write_every)
     try:
-        engine.run(plan.tasks(todo, version_tag()), collector)
+        if todo:
+            engine.run(plan.tasks(todo, version_tag()), collector)
     finally:
         collector.flush()
     return collector.results

@@ -1,0 +1,95 @@
+"""``hlavolamy batch`` on a 2-worker Dask LocalCluster: a batch answered, a worker killed, the client killed."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from hlavolamy.cli import main
+from tests.batch_helpers import cheap_puzzles, replayed, write_positions
+from tests.conftest import REPO
+
+distributed = pytest.importorskip("distributed", reason="Dask distributed (the 'cluster' extra) is not installed")
+
+
+def test_fifty_positions_over_four_puzzles_on_two_workers_with_an_empty_cache(tmp_path, monkeypatch, capsys):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setenv("HLAVOLAMY_CACHE_DIR", str(cache))  # the workers start with nothing built
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    inputs = write_positions(source, 50, cheap_puzzles(tmp_path))
+    assert main(["batch", str(source), "-o", str(out), "--cluster", "local:2"]) == 0
+    rows = replayed(inputs, out)
+    assert set(rows) == {line["id"] for line in inputs} and all("moves" in row for row in rows.values())
+    err = capsys.readouterr().err
+    assert "Dask: a local cluster of 2 workers" in err and "50/50 done" in err
+    assert any(cache.iterdir())  # the tables the workers built went to the shared cache folder
+
+
+def test_a_worker_killed_mid_run_loses_only_its_task(tmp_path):
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    inputs = write_positions(source, 24, cheap_puzzles(tmp_path))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=logging.ERROR) as cluster, \
+            distributed.Client(cluster, set_as_default=False) as client:
+        pids = client.run(os.getpid)
+        killed: list[str] = []
+
+        def kill_a_busy_worker() -> None:
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline:
+                busy = [worker for worker, keys in client.processing().items() if keys and worker in pids]
+                if busy:
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                    killed.append(busy[0])
+                    return
+                time.sleep(0.05)
+
+        killer = threading.Thread(target=kill_a_busy_worker, daemon=True)
+        killer.start()
+        code = main(["batch", str(source), "-o", str(out), "--scheduler", cluster.scheduler_address])
+        killer.join()
+    assert killed, "no worker was seen busy"
+    assert code == 0
+    rows = replayed(inputs, out)
+    assert set(rows) == {line["id"] for line in inputs} and all("moves" in row for row in rows.values())
+
+
+def test_resume_after_the_client_is_killed_keeps_every_verified_line(tmp_path):
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    inputs = write_positions(source, 40, cheap_puzzles(tmp_path))
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "hlavolamy.cli", "batch", str(source), "-o", str(out), "--cluster", "local:2"]
+    client = subprocess.Popen(command, cwd=REPO, env=env, start_new_session=True,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while client.poll() is None and time.monotonic() < deadline and len(_lines(out)) < 5:
+            time.sleep(0.1)
+    finally:
+        os.killpg(client.pid, signal.SIGKILL)  # the client, its local cluster and workers: one session
+        client.wait()
+    before = _lines(out)
+    assert before, "nothing was written before the kill"
+    replayed(inputs, out)  # every line written so far is a verified answer
+    assert main(["batch", str(source), "-o", str(out), "--resume", "--jobs", "2"]) == 0
+    after = _lines(out)
+    assert set(before) <= set(after)  # kept as they were
+    rows = replayed(inputs, out)
+    assert set(rows) == {line["id"] for line in inputs} and all("moves" in row for row in rows.values())
+
+
+def _lines(path: Path) -> list[str]:
+    """The output's complete lines with an answer (the file is replaced whole, never seen half written)."""
+    if not path.exists():
+        return []
+    return [line for line in path.read_text().splitlines() if "moves" in json.loads(line)]
