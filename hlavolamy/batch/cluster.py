@@ -111,6 +111,6 @@ def _finish(future: Any, task: Task, listener: Listener) -> None:
     if future.status == "cancelled":  # the client lost the scheduler, which cancels every future
         raise ClusterLost(f"lost the Dask scheduler (its tasks were cancelled){RESUME}")
     error = future.exception()
+    reason = " ".join(f"the Dask task failed ({type(error).__name__}: {error}); --resume solves it again".split())
     for _, job in task.entries:
-        listener.add(Result.failed(job.id, f"the Dask task failed ({type(error).__name__}: {error}); "
-                                           "--resume solves it again"))
+        listener.add(Result.failed(job.id, reason))
