@@ -2,8 +2,8 @@
 
 Dask (``pip install 'hlavolamy[cluster]'``) does the distributing: it sends
 each task to a free worker, reruns the task of a worker that died on another
-one (up to ``distributed.scheduler.allowed-failures`` deaths, 3 by default;
-then the task's jobs are reported failed) and shows a dashboard. Each task
+one (when more than ``distributed.scheduler.allowed-failures`` workers, 3
+by default, died running it, its jobs are reported failed) and shows a dashboard. Each task
 carries its puzzle's definition; the tables never travel: a worker builds
 them, or loads them from its ``HLAVOLAMY_CACHE_DIR``, once per puzzle
 (:mod:`hlavolamy.batch.work`). A scheduler that goes away ends the run with
