@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from hlavolamy.cli import main
+from hlavolamy.formats import santa
 from tests.batch_helpers import cheap_puzzles, replayed, write_positions
 from tests.conftest import REPO
 
@@ -93,3 +94,14 @@ def _lines(path: Path) -> list[str]:
     if not path.exists():
         return []
     return [line for line in path.read_text().splitlines() if "moves" in json.loads(line)]
+
+
+def test_santa_runs_on_the_same_cluster_engine(tmp_path, capsys):
+    info, cases, out = tmp_path / "puzzle_info.csv", tmp_path / "puzzles.csv", tmp_path / "submission.csv"
+    info.write_text("puzzle_type,allowed_moves\n\"toy_6\",\"{'r': [1, 2, 3, 4, 0, 5], 's': [0, 1, 2, 3, 5, 4]}\"\n")
+    cases.write_text("id,puzzle_type,solution_state,initial_state,num_wildcards\n"
+                     "0,toy_6,A;B;C;D;E;F,B;C;D;E;A;F,0\n1,toy_6,A;B;C;D;E;F,A;B;C;D;E;F,0\n")
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out), "--cluster", "local:2"]) == 0
+    rows = santa.read_submission(out)
+    assert list(rows) == ["0", "1"] and rows["1"]  # a solved case still gets a (harmless) move
+    assert "Dask: a local cluster of 2 workers" in capsys.readouterr().err

@@ -88,6 +88,23 @@ def test_santa_command_writes_a_verified_submission(files, tmp_path, capsys):
         assert done.returncode == 0, done.stderr
 
 
+def test_santa_on_worker_processes_writes_the_same_cases(files, tmp_path):
+    info, cases = files
+    out = tmp_path / "submission.csv"
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out), "--jobs", "2"]) == 0
+    assert list(santa.read_submission(out)) == ["0", "1", "2"]
+
+
+def test_a_case_showing_a_colour_its_goal_lacks_fails_alone(files, tmp_path, capsys):
+    info, cases = files
+    with cases.open("a") as f:
+        f.write("3,toy_6,A;B;C;D;E;F,A;B;C;D;E;Z,0\n")
+    out = tmp_path / "submission.csv"
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out)]) == 1
+    assert "Z" in capsys.readouterr().err
+    assert list(santa.read_submission(out)) == ["0", "1", "2"]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not (SANTA / "puzzles.csv").exists(), reason="Santa benchmark data not present")
 def test_real_benchmark_subset(tmp_path):
