@@ -16,7 +16,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from hlavolamy.core.fileformat import PuzzleFile, load_puzzle, loads_puzzle, parse_json, read_text
+from hlavolamy.core.fileformat import STDIN, PuzzleFile, load_puzzle, loads_puzzle, parse_json, read_text
 from hlavolamy.core.perm import format_cycles
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
@@ -45,7 +45,7 @@ def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
 def load_puzzle_arg(path: str) -> PuzzleFile:
     """Load the PUZZLE argument; errors name the file and the bad value."""
     if path == "-":
-        return loads_puzzle(sys.stdin.read(), "<stdin>")
+        return loads_puzzle(read_text(path, "puzzle file"), STDIN)
     return load_puzzle(path)
 
 

@@ -27,20 +27,22 @@ Reference with examples: ``docs/file-format.md``.
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import os
 import re
+import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
-from hlavolamy.core.limits import MAX_CELLS, MAX_INT_DIGITS, MAX_JSON_DEPTH, json_too_deep
+from hlavolamy.core.limits import MAX_CELLS, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_JSON_DEPTH, json_too_deep
 from hlavolamy.core.puzzle import PluginRecord, Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
@@ -246,16 +248,64 @@ def load_puzzle(path: str | os.PathLike[str]) -> PuzzleFile:
 
 
 def read_text(path: str | os.PathLike[str], what: str = "file") -> str:
-    """A UTF-8 text file (a byte-order mark is dropped); a missing or undecodable file is a
-    :class:`FileFormatError` naming it (``what`` says what the file was meant to be)."""
+    """A UTF-8 text file, or standard input for ``-``, read through :func:`read_stream`.
+
+    A missing, undecodable, binary or too large file is a :class:`FileFormatError`
+    naming it (``what`` says what the file was meant to be).
+    """
+    if os.fspath(path) == "-":
+        return read_stream(sys.stdin, STDIN)
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as stream:
+            return read_stream(stream, str(path), what)
     except OSError as exc:
         raise FileFormatError(f"cannot read the {what}: {exc.strerror or exc}", str(path)) from None
+
+
+STDIN = "<stdin>"
+"""How errors name standard input."""
+_CHUNK = 1 << 20
+
+
+def read_stream(stream: IO[bytes] | IO[str] | None, source: str, what: str = "file",
+                limit: int = MAX_FILE_BYTES) -> str:
+    """The text of ``stream``, refused the moment it passes ``limit`` bytes, holds a NUL byte or stops being UTF-8.
+
+    The one bounded reader of every text input: it reads in chunks, so
+    ``/dev/zero`` or an endless pipe costs one chunk, never the memory. A
+    text stream is read through its bytes (``sys.stdin.buffer``), so the
+    terminal's encoding settings cannot raise a ``UnicodeDecodeError``; a
+    byte-order mark is dropped.
+    """
+    if stream is None:
+        raise FileFormatError(f"no {what} to read: standard input is closed", source)
+    raw = getattr(stream, "buffer", stream)
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    parts: list[str] = []
+    size = 0
+    while True:
+        chunk = raw.read(_CHUNK)
+        if not chunk:
+            break
+        nul = chunk.find("\0" if isinstance(chunk, str) else b"\0")
+        if nul >= 0:
+            raise FileFormatError(f"binary data, not a text {what} (a NUL byte at byte {size + nul})", source)
+        if isinstance(chunk, str):  # an already decoded stream (a StringIO)
+            parts.append(chunk)
+        else:
+            pending = len(decoder.getstate()[0])
+            try:
+                parts.append(decoder.decode(chunk))
+            except UnicodeDecodeError as exc:
+                raise FileFormatError(f"not UTF-8 text (byte {size - pending + exc.start})", source) from None
+        size += len(chunk)
+        if size > limit:
+            raise FileFormatError(f"larger than the {limit / 2**20:g} MiB a {what} may have (docs/limits.md)", source)
     try:
-        return raw.decode("utf-8-sig")
+        parts.append(decoder.decode(b"", final=True))
     except UnicodeDecodeError as exc:
-        raise FileFormatError(f"not UTF-8 text (byte {exc.start})", str(path)) from None
+        raise FileFormatError(f"not UTF-8 text (byte {size - len(decoder.getstate()[0]) + exc.start})", source) from None
+    return "".join(parts)
 
 
 def loads_puzzle(text: str, source: str = "<data>") -> PuzzleFile:
