@@ -49,7 +49,7 @@ def cut(text: str, limit: int = QUOTED_LIMIT, unit: str = "characters") -> str:
     """``text`` for a message: whole when short, else its start, '...' and its length in ``unit``."""
     if len(text) <= limit:
         return text
-    return f"{text[:max(limit - 20, 8)]}... ({len(text)} {unit})"
+    return f"{text[:max(limit - 18, 8)]}... ({len(text)} {unit})"
 
 
 def quoted(value: object, limit: int = QUOTED_LIMIT) -> str:
@@ -61,7 +61,9 @@ def quoted(value: object, limit: int = QUOTED_LIMIT) -> str:
     if isinstance(value, str):
         if len(value) <= limit:
             return repr(value)
-        return f"{value[:max(limit - 20, 8)]!r}... ({len(value)} characters)"
+        return f"{value[:max(limit - 18, 8)]!r}... ({len(value)} characters)"
+    if isinstance(value, int) and value.bit_length() > 1000:  # Python will not print over 4,300 digits
+        return f"an integer of {value.bit_length()} bits"
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 

@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from hlavolamy.core.limits import json_too_deep
+from hlavolamy.errors import quoted
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +122,7 @@ def _size_setting() -> tuple[int, str | None]:
     except ValueError:
         megabytes = math.nan
     if not (math.isfinite(megabytes) and megabytes >= 0):
-        problem = f"HLAVOLAMY_CACHE_MAX_MB={text[:30]!r} is not a number of megabytes (0 or more); using {DEFAULT_LIMIT_MB}"
+        problem = f"HLAVOLAMY_CACHE_MAX_MB={quoted(text, 30)} is not a number of megabytes (0 or more); using {DEFAULT_LIMIT_MB}"
         log.debug("disk cache: %s", problem)
         return default, problem
     return int(megabytes * 2**20), None

@@ -46,7 +46,7 @@ from hlavolamy.core.limits import MAX_CELLS, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX
 from hlavolamy.core.puzzle import PluginRecord, Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import FileFormatError, HlavolamyError, PuzzleError
+from hlavolamy.errors import FileFormatError, HlavolamyError, PuzzleError, cut, quoted
 
 FORMAT = "hlavolamy"
 VERSION = 1
@@ -97,7 +97,7 @@ def puzzle_to_dict(
     data.update((key, value) for key, value in optional.items() if value not in (None, "", [], {}))
     for key, value in (extra or {}).items():
         if key in KNOWN_KEYS:
-            raise ValueError(f"extra key {key!r} is a key of the format itself")
+            raise ValueError(f"extra key {quoted(key)} is a key of the format itself")
         data[key] = value
     return data
 
@@ -167,7 +167,7 @@ def write_atomic(path: Path, text: str) -> None:
     if path.is_dir():
         raise FileFormatError("is a folder; give the name of the file to write", given)
     if not path.parent.is_dir():
-        raise FileFormatError(f"cannot write: the folder {str(path.parent)!r} does not exist", given)
+        raise FileFormatError(f"cannot write: the folder {quoted(str(path.parent))} does not exist", given)
     remove_stale_temporaries(path.parent)
     tmp = None
     try:
@@ -363,8 +363,7 @@ class _JsonValueError(ValueError):
 
 def _bounded_int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-        shown = digits if len(digits) <= 30 else f"{digits[:12]}..."
-        raise _JsonValueError(f"the integer {shown} has {len(digits.lstrip('-'))} digits; "
+        raise _JsonValueError(f"the integer {cut(digits, 30, 'digits')} has {len(digits.lstrip('-'))} digits; "
                               f"at most {MAX_INT_DIGITS} are allowed", digits)
     return int(digits)
 
@@ -372,7 +371,7 @@ def _bounded_int(digits: str) -> int:
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _JsonValueError(f"the number {text[:30]} is too large", text)
+        raise _JsonValueError(f"the number {cut(text, 30)} is too large", text)
     return value
 
 
@@ -401,7 +400,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _JsonValueError(f"the key {key!r} appears twice in one object")
+            raise _JsonValueError(f"the key {quoted(key)} appears twice in one object")
         out[key] = value
     return out
 
@@ -452,7 +451,7 @@ class _Reader:
         if "format" not in self.data:
             raise self.fail(f'missing key "format": not a Hlavolamy puzzle file (expected "format": "{FORMAT}")')
         if self.data["format"] != FORMAT:
-            raise self.fail(f"expected {FORMAT!r}, found {self.data['format']!r}: not a Hlavolamy puzzle file", "format")
+            raise self.fail(f"expected {FORMAT!r}, found {quoted(self.data['format'])}: not a Hlavolamy puzzle file", "format")
         version = self.typed("version", int)
         if version > VERSION:
             raise self.fail(
@@ -467,7 +466,7 @@ class _Reader:
         container = self.data if container is None else container
         if key not in container:
             if default is ...:
-                raise self.fail(f"missing key {key!r}", *where)
+                raise self.fail(f"missing key {quoted(key)}", *where)
             return default
         value = container[key]
         if not _is_kind(value, kind):
@@ -552,7 +551,7 @@ class _Reader:
         palette = self.typed("palette", dict, {})
         for label, colour in palette.items():
             if not isinstance(colour, str) or not _HEX_COLOUR.fullmatch(colour):
-                raise self.fail(f'must be a colour "#rrggbb", not {colour!r}', "palette", label)
+                raise self.fail(f'must be a colour "#rrggbb", not {quoted(colour)}', "palette", label)
         return palette
 
     def aliases(self) -> dict[str, str]:
@@ -628,7 +627,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return f"the number {value!r}"
+        return f"the number {quoted(value)}"
     if isinstance(value, str):
-        return f"the string {value!r}" if len(value) < 40 else "a string"
+        return f"the string {quoted(value)}" if len(value) < 40 else "a string"
     return {list: "a list", dict: "an object"}.get(type(value), type(value).__name__)

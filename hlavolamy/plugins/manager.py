@@ -44,7 +44,7 @@ import hlavolamy
 from hlavolamy.core.fileformat import PuzzleFile
 from hlavolamy.core.puzzle import PluginRecord, Puzzle, copy_puzzle
 from hlavolamy.core.state import State
-from hlavolamy.errors import HlavolamyError, PuzzleError
+from hlavolamy.errors import HlavolamyError, PuzzleError, quoted
 from hlavolamy.plugins import hookspecs
 from hlavolamy.plugins.hookspecs import Geometry, Parameter
 from hlavolamy.plugins.recognise import borrowed_palette, move_correspondence
@@ -85,9 +85,9 @@ def build_puzzle(geometry: Geometry, params: Mapping[str, Any]) -> Puzzle:
         raise PuzzleError(f"{geometry.name}: {exc}") from None
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - foreign code's errors are reported, not raised
         log.info("geometry %s failed to build", geometry.name, exc_info=exc)
-        raise PluginError(f"geometry {geometry.name!r} failed to build a puzzle: {_describe(exc)}") from None
+        raise PluginError(f"geometry {quoted(geometry.name)} failed to build a puzzle: {_describe(exc)}") from None
     if not isinstance(puzzle, Puzzle):
-        raise PluginError(f"geometry {geometry.name!r} returned {type(puzzle).__name__} {_short(puzzle)} "
+        raise PluginError(f"geometry {quoted(geometry.name)} returned {type(puzzle).__name__} {quoted(puzzle)} "
                           "from build, not a Puzzle")
     return puzzle
 
@@ -147,7 +147,7 @@ class PluginHost:
             return self.geometries[name]
         except KeyError:
             known = ", ".join(sorted(self.geometries)) or "none (no plugin loaded)"
-            raise UnknownGeometryError(f"unknown geometry {name!r}; the known geometries are: {known}") from None
+            raise UnknownGeometryError(f"unknown geometry {quoted(name)}; the known geometries are: {known}") from None
 
     def recognise(self, puzzle: Puzzle) -> PluginRecord | None:
         """The record of the first proposed geometry whose moves are the puzzle's (names and inverses aside).
@@ -228,11 +228,11 @@ class PluginHost:
 
     def _check_record(self, record: object) -> str | None:
         if not isinstance(record, Geometry):
-            return f"hlavolamy_geometries returned {type(record).__name__} {_short(record)}, not a Geometry"
+            return f"hlavolamy_geometries returned {type(record).__name__} {quoted(record)}, not a Geometry"
         if not isinstance(record.name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", record.name):
-            return f"geometry name {record.name!r} is not a word (letters, digits, '_', '-')"
+            return f"geometry name {quoted(record.name)} is not a word (letters, digits, '_', '-')"
         if record.name in self.geometries:
-            return f"geometry {record.name!r} is already provided by plugin {self._geometry_owner[record.name]!r}"
+            return f"geometry {quoted(record.name)} is already provided by plugin {quoted(self._geometry_owner[record.name])}"
         return _parameters_problem(record)
 
     def _fail(self, name: str, source: str, error: str) -> None:
@@ -244,21 +244,21 @@ def _parameters_problem(record: Geometry) -> str | None:
     """Why the geometry's parameters cannot become a form and command-line options, or None."""
     parameters = record.parameters
     if not isinstance(parameters, (tuple, list)):
-        return f"geometry {record.name!r}: parameters must be a tuple of Parameter, not {type(parameters).__name__}"
+        return f"geometry {quoted(record.name)}: parameters must be a tuple of Parameter, not {type(parameters).__name__}"
     options: set[str] = set()
     for p in parameters:
         if not isinstance(p, Parameter):
-            return f"geometry {record.name!r}: parameter {_short(p)} is not a Parameter"
+            return f"geometry {quoted(record.name)}: parameter {quoted(p)} is not a Parameter"
         if not isinstance(p.name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", p.name):
-            return f"geometry {record.name!r}: parameter name {p.name!r} is not a word (letters, digits, '_')"
+            return f"geometry {quoted(record.name)}: parameter name {quoted(p.name)} is not a word (letters, digits, '_')"
         if p.name in RESERVED_PARAMETERS:
-            return f"geometry {record.name!r}: parameter name {p.name!r} is taken by the host's own --{p.name}"
+            return f"geometry {quoted(record.name)}: parameter name {quoted(p.name)} is taken by the host's own --{p.name}"
         option = p.name.replace("_", "-")
         if option in options:
-            return f"geometry {record.name!r}: two parameters are both --{option}"
+            return f"geometry {quoted(record.name)}: two parameters are both --{option}"
         options.add(option)
         if p.kind not in PARAMETER_KINDS:
-            return f"geometry {record.name!r}: parameter {p.name!r} has kind {_short(p.kind)}; use int, float, str or bool"
+            return f"geometry {quoted(record.name)}: parameter {quoted(p.name)} has kind {quoted(p.kind)}; use int, float, str or bool"
     return None
 
 
@@ -339,7 +339,7 @@ class _BadResult(TypeError):
 
 def _as_iterable(result: object) -> Iterable[object]:
     if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
-        what = f"{type(result).__name__} {_short(result)}"
+        what = f"{type(result).__name__} {quoted(result)}"
         raise _BadResult(f"hlavolamy_geometries returned {what}, not a list of Geometry")
     return result
 
@@ -351,18 +351,13 @@ def _as_records(result: object) -> list[PluginRecord]:
     if isinstance(result, PluginRecord):
         return [result]
     if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
-        raise TypeError(f"returned {type(result).__name__} {_short(result)}, not plugin records")
+        raise TypeError(f"returned {type(result).__name__} {quoted(result)}, not plugin records")
     records = list(result)
     return [r for r in records if isinstance(r, PluginRecord)]
 
 
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 _host: PluginHost | None = None
