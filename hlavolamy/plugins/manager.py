@@ -21,6 +21,11 @@ a :class:`Geometry`, a geometry name already taken, parameters the host
 cannot offer) is logged, recorded in :attr:`PluginHost.failures` and
 skipped: one broken plugin never takes the program down. A geometry that
 fails later, while building a puzzle, is contained by :func:`build_puzzle`.
+
+A plugin that takes :data:`SLOW_LOAD_SECONDS` or more to load is named with
+its time (:attr:`PluginHost.slow`, a warning, ``hlavolamy plugins``), and a
+user can skip any plugin by name without removing it:
+``HLAVOLAMY_DISABLE_PLUGINS=name,other`` (docs/plugins.md).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import logging
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,6 +60,11 @@ log = logging.getLogger(__name__)
 ENTRY_POINT_GROUP = "hlavolamy.plugins"
 PATH_VARIABLE = "HLAVOLAMY_PLUGIN_PATH"
 MODULE_PREFIX = "hlavolamy_plugin_"
+DISABLE_VARIABLE = "HLAVOLAMY_DISABLE_PLUGINS"
+"""Plugins named here (comma or space separated) are not imported at all."""
+SLOW_LOAD_SECONDS = 1.0
+"""A plugin whose import and geometry hook take this long is reported as slow: every command that
+needs the plugins waits for it (the host loads in well under a second without it)."""
 
 
 PARAMETER_KINDS = (int, float, str, bool)
@@ -111,6 +122,23 @@ class LoadedPlugin:
 
 
 @dataclass(frozen=True)
+class SlowPlugin:
+    """A plugin (loaded or failed) that took :data:`SLOW_LOAD_SECONDS` or more to load."""
+
+    name: str
+    source: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class DisabledPlugin:
+    """A plugin found but not imported, because :data:`DISABLE_VARIABLE` names it."""
+
+    name: str
+    source: str
+
+
+@dataclass(frozen=True)
 class _Candidate:
     """A plugin found but not yet imported: ``load`` imports it (and may raise)."""
 
@@ -124,14 +152,21 @@ class PluginHost:
 
     ``folders`` defaults to :func:`default_folders`; ``entry_points=False``
     skips installed distributions (tests, or a locked-down run).
+    ``disabled`` names plugins not to import (default: :func:`disabled_names`);
+    ``clock`` times each load (tests pass a fake one).
     """
 
-    def __init__(self, folders: Sequence[Path] | None = None, *, entry_points: bool = True):
+    def __init__(self, folders: Sequence[Path] | None = None, *, entry_points: bool = True,
+                 disabled: Iterable[str] | None = None, clock: Callable[[], float] = time.perf_counter):
         self.manager = pluggy.PluginManager(hookspecs.PROJECT)
         self.manager.add_hookspecs(hookspecs)
         self.geometries: dict[str, Geometry] = {}
         self.failures: list[PluginFailure] = []
         self.plugins: list[LoadedPlugin] = []
+        self.slow: list[SlowPlugin] = []
+        self.disabled: list[DisabledPlugin] = []
+        self._skip = frozenset(disabled_names() if disabled is None else disabled)
+        self._clock = clock
         self._geometry_owner: dict[str, str] = {}
         self._plugin_source: dict[str, str] = {}
         candidates = folder_candidates(default_folders() if folders is None else folders)
@@ -179,6 +214,26 @@ class PluginHost:
 
     # -- loading -------------------------------------------------------------
     def _load(self, candidate: _Candidate) -> None:
+        """Load one candidate (unless disabled), timing it: a slow plugin is named whether it loads or fails."""
+        if candidate.name in self._skip:
+            self.disabled.append(DisabledPlugin(candidate.name, candidate.source))
+            return
+        started = self._clock()
+        try:
+            self._load_timed(candidate)
+        finally:
+            seconds = self._clock() - started
+            if seconds >= SLOW_LOAD_SECONDS:
+                self.slow.append(SlowPlugin(candidate.name, candidate.source, seconds))
+                log.warning("plugin %s (%s) took %.1f s to load; every command that loads plugins waits for it "
+                            "(%s=%s skips it)", candidate.name, candidate.source, seconds, DISABLE_VARIABLE,
+                            candidate.name)
+
+    def load_seconds(self, name: str) -> float | None:
+        """How long the plugin ``name`` took to load, if it was slow (see :data:`SLOW_LOAD_SECONDS`)."""
+        return next((s.seconds for s in self.slow if s.name == name), None)
+
+    def _load_timed(self, candidate: _Candidate) -> None:
         if candidate.name in self._plugin_source:
             first = self._plugin_source[candidate.name]
             self._fail(candidate.name, candidate.source, f"shadowed by the plugin of the same name from {first}")
@@ -263,6 +318,11 @@ def _parameters_problem(record: Geometry) -> str | None:
 
 
 # -- discovery -------------------------------------------------------------------
+def disabled_names() -> frozenset[str]:
+    """The plugins ``$HLAVOLAMY_DISABLE_PLUGINS`` names (comma or space separated)."""
+    return frozenset(re.split(r"[,\s]+", os.environ.get(DISABLE_VARIABLE, "").strip())) - {""}
+
+
 def default_folders() -> list[Path]:
     """Plugin folders in search order: ``$HLAVOLAMY_PLUGIN_PATH``, the user's, the repository's."""
     folders = [Path(p).expanduser() for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]
