@@ -55,7 +55,7 @@ SUMMARIES = {
 (tests/test_cli_start.py checks they match what the modules register). A command
 missing here is registered by importing its module, as before."""
 
-ERROR_LINE_LIMIT = 2000
+ERROR_LINE_LIMIT = 1000
 """Most characters of an error line; every message quotes input through
 :func:`hlavolamy.errors.quoted`, this is the last guard."""
 

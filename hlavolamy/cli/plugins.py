@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from hlavolamy.plugins.manager import DISABLE_VARIABLE, SLOW_LOAD_SECONDS, default_folders, get_plugin_host
+from hlavolamy.plugins.manager import (
+    DISABLE_VARIABLE,
+    SLOW_LOAD_SECONDS,
+    default_folders,
+    get_plugin_host,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

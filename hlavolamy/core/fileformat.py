@@ -267,16 +267,16 @@ STDIN = "<stdin>"
 _CHUNK = 1 << 20
 
 
-def read_stream(stream: IO[bytes] | IO[str] | None, source: str, what: str = "file",
-                limit: int = MAX_FILE_BYTES) -> str:
+def read_stream(stream: IO[bytes] | IO[str] | None, source: str, what: str = "file", limit: int | None = None) -> str:
     """The text of ``stream``, refused the moment it passes ``limit`` bytes, holds a NUL byte or stops being UTF-8.
 
     The one bounded reader of every text input: it reads in chunks, so
     ``/dev/zero`` or an endless pipe costs one chunk, never the memory. A
     text stream is read through its bytes (``sys.stdin.buffer``), so the
     terminal's encoding settings cannot raise a ``UnicodeDecodeError``; a
-    byte-order mark is dropped.
+    byte-order mark is dropped. ``limit`` defaults to :data:`MAX_FILE_BYTES`.
     """
+    limit = MAX_FILE_BYTES if limit is None else limit
     if stream is None:
         raise FileFormatError(f"no {what} to read: standard input is closed", source)
     raw = getattr(stream, "buffer", stream)
