@@ -131,14 +131,6 @@ class SlowPlugin:
 
 
 @dataclass(frozen=True)
-class DisabledPlugin:
-    """A plugin found but not imported, because :data:`DISABLE_VARIABLE` names it."""
-
-    name: str
-    source: str
-
-
-@dataclass(frozen=True)
 class _Candidate:
     """A plugin found but not yet imported: ``load`` imports it (and may raise)."""
 
@@ -164,7 +156,8 @@ class PluginHost:
         self.failures: list[PluginFailure] = []
         self.plugins: list[LoadedPlugin] = []
         self.slow: list[SlowPlugin] = []
-        self.disabled: list[DisabledPlugin] = []
+        self.disabled: list[PluginFailure] = []
+        """Plugins found but not imported, because :data:`DISABLE_VARIABLE` (or ``disabled``) names them."""
         self._skip = frozenset(disabled_names() if disabled is None else disabled)
         self._clock = clock
         self._geometry_owner: dict[str, str] = {}
@@ -216,7 +209,7 @@ class PluginHost:
     def _load(self, candidate: _Candidate) -> None:
         """Load one candidate (unless disabled), timing it: a slow plugin is named whether it loads or fails."""
         if candidate.name in self._skip:
-            self.disabled.append(DisabledPlugin(candidate.name, candidate.source))
+            self.disabled.append(PluginFailure(candidate.name, candidate.source, f"disabled by {DISABLE_VARIABLE}"))
             return
         started = self._clock()
         try:
