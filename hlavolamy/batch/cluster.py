@@ -22,7 +22,7 @@ from typing import Any
 from hlavolamy.batch.engines import TICK, Listener
 from hlavolamy.batch.model import Result, Task
 from hlavolamy.batch.work import solve_task
-from hlavolamy.errors import HlavolamyError
+from hlavolamy.errors import HlavolamyError, quoted
 
 POLL = 0.1
 """Seconds between looks for finished tasks (as Dask's own ``as_completed`` waits)."""
@@ -52,7 +52,7 @@ def parse_local(spec: str) -> int | None:
     """``local`` (one worker per core: None) or ``local:N``; anything else is an error."""
     name, _, count = spec.partition(":")
     if name != "local" or (count and not (count.isdigit() and int(count) >= 1)):
-        raise HlavolamyError(f"--cluster takes local or local:N (N workers, at least 1), not {spec!r}")
+        raise HlavolamyError(f"--cluster takes local or local:N (N workers, at least 1), not {quoted(spec)}")
     return int(count) if count else None
 
 

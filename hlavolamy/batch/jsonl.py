@@ -29,7 +29,7 @@ from hlavolamy.core.limits import MAX_SCRAMBLE
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
-from hlavolamy.errors import HlavolamyError
+from hlavolamy.errors import HlavolamyError, quoted
 
 KEYS = ("id", "puzzle", "state", "colours", "scramble", "seed", "strategy", "time_limit", "wildcards")
 POSITIONS = ("state", "colours", "scramble")
@@ -74,7 +74,7 @@ def read_batch(path: str | Path, defaults: Defaults) -> Batch:
                 raise LineError(f"line {number}: expected a JSON object, not {type(value).__name__}")
             job_id = _job_id(value.get("id", number), number)
             if job_id in batch.lines:
-                raise LineError(f"line {number}: id {job_id!r} is already used on line {batch.lines[job_id]}")
+                raise LineError(f"line {number}: id {quoted(job_id)} is already used on line {batch.lines[job_id]}")
             puzzle, job = reader.read(value, job_id, number)
         except HlavolamyError as exc:
             reason = str(exc).replace("at line 1, column", "at column")  # the JSON text is one line
@@ -87,7 +87,7 @@ def read_batch(path: str | Path, defaults: Defaults) -> Batch:
 
 def _job_id(value: Any, number: int) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise LineError(f"line {number}: id must be a string or an integer, not {json.dumps(value)[:30]}")
+        raise LineError(f"line {number}: id must be a string or an integer, not {quoted(value)}")
     return str(value)
 
 
@@ -101,7 +101,7 @@ class _LineReader:
     def read(self, value: dict[str, Any], job_id: str, number: int) -> tuple[Puzzle, Job]:
         unknown = [k for k in value if k not in KEYS]
         if unknown:
-            raise LineError(f"line {number}: unknown key {unknown[0]!r}; a line has {', '.join(KEYS)}")
+            raise LineError(f"line {number}: unknown key {quoted(unknown[0])}; a line has {', '.join(KEYS)}")
         if "puzzle" not in value:
             raise LineError(f"line {number}: no \"puzzle\" (a puzzle file's path or a puzzle object)")
         puzzle = self.puzzle(value["puzzle"], number)
@@ -135,20 +135,20 @@ class _LineReader:
     def strategy(self, value: dict[str, Any], number: int) -> str:
         name = value.get("strategy", self.defaults.strategy)
         if name not in self.defaults.strategies:
-            raise LineError(f"line {number}: unknown strategy {name!r}; choose one of {', '.join(self.defaults.strategies)}")
+            raise LineError(f"line {number}: unknown strategy {quoted(name)}; choose one of {', '.join(self.defaults.strategies)}")
         return name
 
     def time_limit(self, value: dict[str, Any], number: int) -> float | None:
         limit = value.get("time_limit", self.defaults.time_limit)
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
                                   or not math.isfinite(limit) or limit <= 0):
-            raise LineError(f"line {number}: time_limit is a positive number of seconds, not {json.dumps(limit)[:30]}")
+            raise LineError(f"line {number}: time_limit is a positive number of seconds, not {quoted(limit)}")
         return None if limit is None else float(limit)
 
     def wildcards(self, value: dict[str, Any], number: int) -> int:
         count = value.get("wildcards", self.defaults.wildcards)
         if type(count) is not int or count < 0:
-            raise LineError(f"line {number}: wildcards is a whole number 0 or more, not {json.dumps(count)[:30]}")
+            raise LineError(f"line {number}: wildcards is a whole number 0 or more, not {quoted(count)}")
         return count
 
 
@@ -165,7 +165,7 @@ def _position(puzzle: Puzzle, kind: str, value: dict[str, Any], number: int) -> 
     if kind == "state":
         bad = next((k for k, v in enumerate(given) if type(v) is not int), None)
         if bad is not None:
-            raise LineError(f"line {number}: state/{bad}: a cell index is an integer, not {json.dumps(given[bad])[:30]}")
+            raise LineError(f"line {number}: state/{bad}: a cell index is an integer, not {quoted(given[bad])}")
         return State(puzzle, given).perm, True
     return colour_ids(puzzle, given, f"line {number}: colours"), False
 
@@ -177,7 +177,7 @@ def colour_ids(puzzle: Puzzle, labels: Any, what: str) -> np.ndarray:
     index = {label: i for i, label in enumerate(puzzle.colour_labels)}
     unknown = next((k for k, label in enumerate(labels) if not isinstance(label, str) or label not in index), None)
     if unknown is not None:
-        raise LineError(f"{what}: {labels[unknown]!r} (cell {unknown}) is not a colour of the puzzle")
+        raise LineError(f"{what}: {quoted(labels[unknown])} (cell {unknown}) is not a colour of the puzzle")
     return np.array([index[label] for label in labels], dtype=np.int64)
 
 

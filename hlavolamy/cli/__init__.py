@@ -50,6 +50,7 @@ SUMMARIES = {
     "bench": "time the library on the shipped puzzles and a big cube",
     "solve": "solve a position (a scramble, an exact state or a colouring)",
     "santa": "solve the Santa 2023 puzzles and write a submission",
+    "batch": "solve many positions (JSON Lines) on local processes or a Dask cluster",
     "cache": "show or clear the disk cache of solver tables",
 }
 """Each command's line in ``hlavolamy --help``, so the help needs no command module
