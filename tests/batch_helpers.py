@@ -18,22 +18,34 @@ TOYS = {
     "tiny.json": {"colours": ["A", "A", "B", "B"], "moves": {"L": [1, 0, 2, 3], "R": [0, 2, 3, 1]}},
     "ring6.json": {"colours": ["A", "B", "C", "D", "E", "F"],
                    "moves": {"r": [1, 2, 3, 4, 0, 5], "s": [0, 1, 2, 3, 5, 4], "c": [0, 1, 2, 4, 5, 3]}},
+    "cross7.json": {"colours": list("ABCDEFG"), "moves": {"a": [1, 2, 3, 0, 4, 5, 6], "b": [0, 1, 2, 4, 5, 6, 3]}},
 }
 """Puzzles whose tables take no time: a worker with an empty cache is ready at once."""
 
 
+CHEAP_STRATEGIES = {str(PUZZLES / "rubik2.json"): "phases"}
+"""The 2x2x2's phases build in a second or two (its optimal solver's tables take several)."""
+
+
 def cheap_puzzles(folder: Path) -> tuple[str, ...]:
-    """Four puzzle files of cheap tables: two shipped, two toys written into ``folder``."""
+    """Four puzzle files of cheap tables: the 2x2x2 (use :data:`CHEAP_STRATEGIES`) and three toys in ``folder``."""
     for name, body in TOYS.items():
         cells = len(body["colours"])
         (folder / name).write_text(json.dumps({"format": "hlavolamy", "version": 1, "cells": cells, **body}))
-    return (str(PUZZLES / "rubik2.json"), str(PUZZLES / "four-disks.json"), *(str(folder / name) for name in TOYS))
+    return (str(PUZZLES / "rubik2.json"), *(str(folder / name) for name in TOYS))
 
 
-def write_positions(path: Path, count: int, puzzles: tuple[str, ...] = SMALL, turns: int = 6) -> list[dict[str, Any]]:
-    """``count`` scrambles spread over ``puzzles`` (files in ``puzzles/`` or paths), one JSON object per line."""
+def write_positions(path: Path, count: int, puzzles: tuple[str, ...] = SMALL, turns: int = 6,
+                    strategies: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """``count`` scrambles spread over ``puzzles`` (files in ``puzzles/`` or paths), one JSON object per line.
+
+    ``strategies`` names a strategy for the lines of some puzzles (by the name given in ``puzzles``).
+    """
     lines = [{"id": f"p{k}", "puzzle": str(PUZZLES / puzzles[k % len(puzzles)]), "scramble": turns, "seed": k}
              for k in range(count)]
+    for k, line in enumerate(lines):
+        if puzzles[k % len(puzzles)] in (strategies or {}):
+            line["strategy"] = strategies[puzzles[k % len(puzzles)]]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return lines
 
