@@ -2,11 +2,11 @@
 
 Dask (``pip install 'hlavolamy[cluster]'``) does the distributing: it sends
 each task to a free worker, reruns the task of a worker that died on another
-one (when more than ``distributed.scheduler.allowed-failures`` workers, 3
-by default, died running it, its jobs are reported failed) and shows a dashboard. Each task
-carries its puzzle's definition; the tables never travel: a worker builds
-them, or loads them from its ``HLAVOLAMY_CACHE_DIR``, once per puzzle
-(:mod:`hlavolamy.batch.work`). A scheduler that goes away ends the run with
+one (once more than ``distributed.scheduler.allowed-failures`` workers, 3 by
+default, died running it, its jobs are reported failed) and shows a
+dashboard. Each task carries its puzzle's definition; the tables never
+travel: a worker builds them, or loads them from its ``HLAVOLAMY_CACHE_DIR``,
+once per puzzle (:mod:`hlavolamy.batch.work`). A scheduler that goes away ends the run with
 :class:`ClusterLost`; the results written so far stay and ``--resume``
 continues.
 """
@@ -94,7 +94,8 @@ class Cluster:
                     module.Client(local, set_as_default=False) as client:
                 yield client
         except OSError as exc:  # no scheduler at the address, or it went away
-            raise ClusterLost(f"the Dask scheduler {self.address or ''} cannot be reached or went away ({exc}){RESUME}") from None
+            where = f" {self.address}" if self.address else ""
+            raise ClusterLost(f"the Dask scheduler{where} cannot be reached or went away ({exc}){RESUME}") from None
 
     @staticmethod
     def _check(client: Any) -> None:
@@ -103,7 +104,7 @@ class Cluster:
 
 
 def _finish(future: Any, task: Task, listener: Listener) -> None:
-    """A finished task's results, or its jobs failed with the reason (a task that killed every worker it met)."""
+    """A finished task's results, or its jobs failed with the reason (too many workers died running it)."""
     if future.status == "finished":
         for result in future.result():
             listener.add(result)
