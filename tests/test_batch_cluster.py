@@ -106,3 +106,25 @@ def test_santa_runs_on_the_same_cluster_engine(tmp_path, capsys):
     rows = santa.read_submission(out)
     assert list(rows) == ["0", "1"] and rows["1"]  # a solved case still gets a (harmless) move
     assert "Dask: a local cluster of 2 workers" in capsys.readouterr().err
+
+
+def test_a_scheduler_that_goes_away_ends_the_run_with_its_results_kept(tmp_path):
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    inputs = write_positions(source, 200, cheap_puzzles(tmp_path), strategies=CHEAP_STRATEGIES)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=logging.ERROR) as cluster:
+        command = [sys.executable, "-m", "hlavolamy.cli", "batch", str(source), "-o", str(out),
+                   "--scheduler", cluster.scheduler_address]
+        client = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True)
+        deadline = time.monotonic() + 300
+        while client.poll() is None and time.monotonic() < deadline and not _lines(out):
+            time.sleep(0.05)
+    _, err = client.communicate(timeout=300)  # the cluster is closed: the client must end on its own
+    assert client.returncode == 2 and "lost the Dask scheduler" in err and "--resume continues" in err
+    before = _lines(out)
+    assert before and len(before) < len(inputs)
+    replayed(inputs, out)
+    assert main(["batch", str(source), "-o", str(out), "--resume"]) == 0
+    assert set(before) <= set(_lines(out)) and len(_lines(out)) == len(inputs)

@@ -50,7 +50,8 @@ class Collector:
     """Results by job id: each checked by replay on arrival, the output rewritten, progress reported."""
 
     def __init__(self, jobs: Mapping[str, tuple[Puzzle, Job]], kept: Iterable[Result],
-                 write: Callable[[dict[str, Result]], None], *, on_result: Callable[[Result, Progress], None] | None = None,
+                 write: Callable[[dict[str, Result]], None], *,
+                 on_result: Callable[[Result, Progress], None] | None = None,
                  on_note: Callable[[str], None] | None = None, write_every: float = WRITE_EVERY):
         self.jobs = jobs
         self.results: dict[str, Result] = {r.id: r for r in kept}

@@ -78,7 +78,8 @@ def read_batch(path: str | Path, defaults: Defaults) -> Batch:
             puzzle, job = reader.read(value, job_id, number)
         except HlavolamyError as exc:
             reason = str(exc).replace("at line 1, column", "at column")  # the JSON text is one line
-            batch.errors[number] = (job_id, reason if reason.startswith(f"line {number}") else f"line {number}: {reason}")
+            prefix = f"line {number}: "
+            batch.errors[number] = (job_id, reason if reason.startswith(prefix) else prefix + reason)
             continue
         batch.entries.append((puzzle, job))
         batch.lines[job_id] = number
@@ -116,15 +117,13 @@ class _LineReader:
                            self.time_limit(value, number))
 
     def puzzle(self, spec: Any, number: int) -> Puzzle:
-        if isinstance(spec, str):
-            key, load = "file:" + spec, (lambda: load_puzzle(spec).puzzle)
-        elif isinstance(spec, dict):
-            key, load = "json:" + json.dumps(spec, sort_keys=True), (lambda: puzzle_from_dict(spec, "the inline puzzle").puzzle)
-        else:
+        if not isinstance(spec, (str, dict)):
             raise LineError(f"line {number}: \"puzzle\" is a file's path or a puzzle object, not {type(spec).__name__}")
+        key = "file:" + spec if isinstance(spec, str) else "json:" + json.dumps(spec, sort_keys=True)
         if key not in self.puzzles:
             try:
-                self.puzzles[key] = load()
+                loaded = load_puzzle(spec) if isinstance(spec, str) else puzzle_from_dict(spec, "the inline puzzle")
+                self.puzzles[key] = loaded.puzzle
             except HlavolamyError as exc:
                 self.puzzles[key] = exc
         found = self.puzzles[key]
@@ -135,7 +134,8 @@ class _LineReader:
     def strategy(self, value: dict[str, Any], number: int) -> str:
         name = value.get("strategy", self.defaults.strategy)
         if name not in self.defaults.strategies:
-            raise LineError(f"line {number}: unknown strategy {quoted(name)}; choose one of {', '.join(self.defaults.strategies)}")
+            choices = ", ".join(self.defaults.strategies)
+            raise LineError(f"line {number}: unknown strategy {quoted(name)}; choose one of {choices}")
         return name
 
     def time_limit(self, value: dict[str, Any], number: int) -> float | None:
