@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     earlier = jsonl.read_earlier(args.out, batch) if args.resume else []
     out = Path(args.out)
     reporter = Reporter("batch: ")
-    for line, (_, reason) in sorted(batch.errors.items()):
+    for _, (_, reason) in sorted(batch.errors.items()):
         print(f"batch: {reason}", file=sys.stderr)
     started = time.monotonic()
     try:
