@@ -26,6 +26,14 @@ from hlavolamy.errors import HlavolamyError, quoted
 
 POLL = 0.1
 """Seconds between looks for finished tasks (as Dask's own ``as_completed`` waits)."""
+LOCAL_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+}
+"""Dask's defaults for the workers of ``--cluster local`` less two that slow the solver (pure Python on many
+small numpy arrays) down: sampling every thread's stack every 10 ms, and ``MALLOC_TRIM_THRESHOLD_``, which
+hands every freed array back to the system. With them, 60 3x3x3 positions took 136-152 s of solving on
+two workers against 91-97 s in a process pool; without them 84 s (docs/solving.md, "Solving at scale")."""
 RESUME = "; the results so far are written and --resume continues"
 INSTALL = "pip install 'hlavolamy[cluster]' (or: pip install 'dask[distributed]')"
 
@@ -89,8 +97,11 @@ class Cluster:
                 with module.Client(self.address, timeout="20s", set_as_default=False) as client:
                     yield client
                 return
-            with module.LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                     dashboard_address=":0", silence_logs=logging.ERROR) as local, \
+            import dask
+
+            with dask.config.set(LOCAL_CONFIG), \
+                    module.LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                        dashboard_address=":0", silence_logs=logging.ERROR) as local, \
                     module.Client(local, set_as_default=False) as client:
                 yield client
         except OSError as exc:  # no scheduler at the address, or it went away
