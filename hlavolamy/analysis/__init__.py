@@ -128,17 +128,18 @@ def _move_info(puzzle: Puzzle) -> list[MoveInfo]:
     return out
 
 
-LIBRARY_SECONDS = 10.0
-"""Time budget of the 3-cycle library in a report (the solver asks for its complete library separately)."""
+LIBRARY_WORK = 1e10
+"""Work budget (units of :class:`~hlavolamy.core.progress.Work`: what 10 s allowed on an idle core) of the 3-cycle
+library in a report (the solver asks for its complete library separately): the same report on a busy machine."""
 
 
 def _three_cycles(puzzle: Puzzle, cancel: CancelToken | None) -> list[dict[str, Any]]:
-    """The 3-cycle library (:mod:`~hlavolamy.analysis.commutators`) as JSON, within :data:`LIBRARY_SECONDS`."""
+    """The 3-cycle library (:mod:`~hlavolamy.analysis.commutators`) as JSON, within :data:`LIBRARY_WORK`."""
     from hlavolamy.analysis.commutators import three_cycle_library
 
     return [{"moves": puzzle.format(m.turns), "length": puzzle.length(m.turns), "cells": list(m.cells),
              "kind": m.kind, "orbit": m.orbit}
-            for m in three_cycle_library(puzzle, time_budget=LIBRARY_SECONDS, cancel=cancel)]
+            for m in three_cycle_library(puzzle, work=LIBRARY_WORK, cancel=cancel)]
 
 
 def analyse(puzzle: Puzzle, *, three_cycles: bool = True, progress: ProgressCallback | None = None,

@@ -19,7 +19,7 @@ from hlavolamy.core.limits import MAX_SCRAMBLE
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
-from hlavolamy.solve import MODES, names, solve
+from hlavolamy.solve import MODES, RaceRecords, names, solve
 
 
 class ProgressBar:
@@ -67,14 +67,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--orbit", type=int, help="orbit index for the orbit modes (see 'hlavolamy info')")
     parser.add_argument("--wildcards", type=int, default=0, metavar="K", help="accept up to K wrong cells")
     parser.add_argument("--time-limit", type=float, metavar="S",
-                        help="give up after S seconds (the time of --scramble counts too)")
+                        help="stop improving after S seconds and print the best answer held (auto); without an "
+                             "answer by then, the first-answer route gets up to 10 s more (the time of --scramble "
+                             "counts too)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     check_wildcards(args.wildcards)
-    token = CancelToken.with_time_limit(check_time_limit(args.time_limit))
+    began = time.monotonic()
+    limit = check_time_limit(args.time_limit)
+    token = CancelToken.with_time_limit(limit)
     puzzle = load_puzzle_arg(args.puzzle).puzzle
     scramble = None
     if args.scramble is not None:
@@ -88,18 +92,28 @@ def run(args: argparse.Namespace) -> int:
         position = parse_colours_json(args.colours, puzzle)
         start = {"colours": [puzzle.colour_labels[c] for c in position.tolist()]}
     bar = ProgressBar(label="solving ")
+    left = None if limit is None else max(0.0, limit - (time.monotonic() - began))
     try:
         solution = solve(puzzle, position, strategy=args.strategy, mode=args.mode, orbit=args.orbit,
-                         wildcards=args.wildcards, progress=bar, cancel=token)
+                         wildcards=args.wildcards, progress=bar, time_limit=left, records=RaceRecords())
     finally:
         bar.close()
     text = puzzle.format(solution.moves)
     if args.json:
         print(json.dumps({"start": start, "moves": text, "turns": [list(t) for t in solution.moves],
-                          "length": solution.length, "time": round(solution.time, 3), "strategy": solution.strategy}, ensure_ascii=False))
+                          "length": solution.length, "time": round(solution.time, 3), "strategy": solution.strategy,
+                          "first_time": _rounded(solution.first_time), "first_length": solution.first_length,
+                          "cut_by_limit": solution.cut}, ensure_ascii=False))
     else:
         if scramble is not None:
             print(f"scramble: {start['scramble']}")
         print(f"solution: {text}")
-        print(f"length: {solution.length} ({solution.strategy}, {solution.time:.2f} s, verified)")
+        cut = ", cut by the time limit" if solution.cut else ""
+        print(f"length: {solution.length} ({solution.strategy}, {solution.time:.2f} s, verified{cut})")
+        if solution.first_time is not None and solution.first_length != solution.length:
+            print(f"first answer: {solution.first_length} moves after {solution.first_time:.2f} s")
     return 0
+
+
+def _rounded(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds, 3)

@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hlavolamy.core.progress import CancelToken, ProgressCallback
@@ -33,6 +33,28 @@ BLOCKING_AWARE = ("auto", "blocked")
 """Strategies that play only legal moves on a puzzle with blockings."""
 
 
+@dataclass
+class RaceRecords:
+    """Wins and losses of ``auto``'s costly races, per set of moves: owned by the caller, never module state.
+
+    A CLI run, a GUI session, a bench run or a Santa batch makes one and
+    passes it to every :func:`~hlavolamy.solve.solve` it runs (``records=``);
+    a solve without one gets a fresh one, so what one caller learnt never
+    changes another caller's answers. ``beam`` is keyed by the moves' hash,
+    ``rivals`` by (rival strategy, moves' hash); each value counts
+    ``{"won": n, "lost": n}``.
+    """
+
+    beam: dict[str, dict[str, int]] = field(default_factory=dict)
+    rivals: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)
+
+    def of_beam(self, key: str) -> dict[str, int]:
+        return self.beam.setdefault(key, {"won": 0, "lost": 0})
+
+    def of_rival(self, name: str, key: str) -> dict[str, int]:
+        return self.rivals.setdefault((name, key), {"won": 0, "lost": 0})
+
+
 @dataclass(frozen=True)
 class Context:
     """What every strategy and pass is told besides the problem."""
@@ -42,6 +64,11 @@ class Context:
     mode: str = "whole"
     group: int | None = None
     """For the orbit modes: the index of the group (of lockstep orbits) to solve."""
+    records: RaceRecords = field(default_factory=RaceRecords)
+    """The caller's race records (see :class:`RaceRecords`)."""
+    offer: Callable[[Problem, str], None] | None = None
+    """Told of every complete rival answer while ``auto`` races (a fork solved by the named strategy), so the
+    anytime runner (:mod:`~hlavolamy.solve.anytime`) holds the best one found so far."""
 
 
 def _always(problem: Problem, context: Context) -> bool:
@@ -124,5 +151,5 @@ def run(problem: Problem, name: str, context: Context) -> str:
     return record.solve(problem, context) or name
 
 
-__all__ = ["BLOCKING_AWARE", "MODES", "Context", "Pass", "Strategy", "StrategyFailed", "names", "passes", "register",
+__all__ = ["BLOCKING_AWARE", "MODES", "Context", "Pass", "RaceRecords", "Strategy", "StrategyFailed", "names", "passes", "register",
            "register_pass", "run", "strategy"]

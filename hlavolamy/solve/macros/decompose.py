@@ -46,9 +46,9 @@ from hlavolamy.solve.tables.quotient import (
     fix_parities_linear,
 )
 
-LIBRARY_SECONDS = 120.0
-"""Safety limit for the macro search; its fixed work caps normally end it first, so a
-loaded machine finds the same library as an idle one."""
+LIBRARY_WORK = 1.2e11
+"""Work budget (:class:`~hlavolamy.core.progress.Work` units, what 120 s allowed on an idle core) for the macro
+search; its fixed work caps normally end it first. Work, not seconds: a loaded machine finds the same library."""
 SMALL_GROUP = 8
 """Groups of at most this many cells are solved in phase 0 by search, not by macros."""
 
@@ -86,7 +86,7 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
         remember_recent(_BY_MOVES, moves_key(puzzle), shared, keep=2)
         return shared
     group_of, _ = cell_groups(puzzle)
-    macros = small_support_macros(puzzle, time_budget=LIBRARY_SECONDS, cancel=cancel, progress=progress, complete=True)
+    macros = small_support_macros(puzzle, work=LIBRARY_WORK, cancel=cancel, progress=progress, complete=True)
     groups = [np.flatnonzero(group_of == g) for g in range(int(group_of.max()) + 1)]
     tables: list[GroupTable | None] = []
     frozen = []

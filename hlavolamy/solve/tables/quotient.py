@@ -30,8 +30,8 @@ MAX_NODES = 300_000
 """Most quotient states one breadth-first search visits."""
 
 
-QUOTIENT_CHAIN_SECONDS = 5.0
-"""Shortening rounds for a quotient's chain: it spells a small part of a solution."""
+QUOTIENT_CHAIN_WORK = 5e9
+"""Work units of shortening rounds for a quotient's chain (what 5 s allowed idle): it spells a small part of a solution."""
 
 
 class QuotientTooBig(Exception):
@@ -235,7 +235,7 @@ def chain_quotient(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken 
     quotient = quotient_puzzle(problem.puzzle, frozen)
     if quotient is None:
         return []
-    return chain_solve(quotient, _quotient_position(problem, frozen), cancel=cancel, time_budget=QUOTIENT_CHAIN_SECONDS)
+    return chain_solve(quotient, _quotient_position(problem, frozen), cancel=cancel, improve=QUOTIENT_CHAIN_WORK)
 
 
 def quotient_puzzle(puzzle: Puzzle, frozen: np.ndarray, vector: bool = True) -> Puzzle | None:
