@@ -72,7 +72,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, list
         patch.setenv("HLAVOLAMY_CACHE_DIR", str(folder))
         forget_in_process(patch)
         puzzle = two_cycles()
-        chain_module.build_chain(puzzle, improve_seconds=0.2)
+        chain_module.build_chain(puzzle, improve=2e8)
         yield folder, solutions(puzzle)
 
 

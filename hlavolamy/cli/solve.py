@@ -1,7 +1,9 @@
 """``hlavolamy solve PUZZLE (--scramble N --seed S | --state JSON | --colours JSON)``: solve a position.
 
 Prints the solution and its length (``--json``: one object with the start
-state and the moves). A progress bar goes to stderr when it is a terminal.
+state and the moves). A progress bar goes to stderr when it is a terminal;
+with ``auto`` the first answer and each better one are reported on stderr as
+they come (``--quiet``: not), the best is printed at the end.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from hlavolamy.core.limits import MAX_SCRAMBLE
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
-from hlavolamy.solve import MODES, RaceRecords, names, solve
+from hlavolamy.solve import MODES, Improvement, RaceRecords, names, solve
 
 
 class ProgressBar:
@@ -41,6 +43,12 @@ class ProgressBar:
         bar = "#" * filled + "-" * (self.width - filled)
         self.stream.write(f"\r{self.label}[{bar}] {fraction * 100:5.1f}% {message[:40]:<40}")
         self.stream.flush()
+
+    def clear(self) -> None:
+        """Blank the bar's line, so a message can be printed on it."""
+        if self.enabled:
+            self.stream.write("\r" + " " * (self.width + 60) + "\r")
+            self.stream.flush()
 
     def close(self) -> None:
         if self.enabled:
@@ -71,6 +79,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "answer by then, the first-answer route gets up to 10 s more (the time of --scramble "
                              "counts too)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--quiet", action="store_true",
+                        help="do not report the first answer and the better ones on stderr while solving")
     parser.set_defaults(func=run)
 
 
@@ -93,9 +103,18 @@ def run(args: argparse.Namespace) -> int:
         start = {"colours": [puzzle.colour_labels[c] for c in position.tolist()]}
     bar = ProgressBar(label="solving ")
     left = None if limit is None else max(0.0, limit - (time.monotonic() - began))
+    def told(news: Improvement) -> None:  # the first answer at once, then each better one (stderr)
+        bar.clear()
+        if news.first:
+            print(f"first answer ({news.length} moves, {news.strategy}, {news.elapsed:.2f} s): "
+                  f"{puzzle.format(list(news.moves))}", file=sys.stderr, flush=True)
+        else:
+            print(f"{news.message} after {news.elapsed:.2f} s", file=sys.stderr, flush=True)
+
     try:
         solution = solve(puzzle, position, strategy=args.strategy, mode=args.mode, orbit=args.orbit,
-                         wildcards=args.wildcards, progress=bar, time_limit=left, records=RaceRecords())
+                         wildcards=args.wildcards, progress=bar, time_limit=left, records=RaceRecords(),
+                         on_answer=None if args.quiet else told)
     finally:
         bar.close()
     text = puzzle.format(solution.moves)
