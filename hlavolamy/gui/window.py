@@ -207,7 +207,9 @@ class MainWindow(QMainWindow):
             action.setToolTip(reason or f"Play {action.text()}")
 
     def _task_idle(self) -> None:
-        self.statusBar().clearMessage()
+        """Drop a stale "Busy: ..." note; a task's own outcome message (solved, failed, what to try) stays."""
+        if self.statusBar().currentMessage().startswith("Busy: "):
+            self.statusBar().clearMessage()
 
     # -- services for tabs and pages ----------------------------------------------------
     def status(self, text: str) -> None:
@@ -254,9 +256,9 @@ class MainWindow(QMainWindow):
             show_error(self, f"{name} failed", message)
 
         def cancelled() -> None:
-            if on_cancel is not None:
-                on_cancel()
             self.status(f"{name} cancelled")
+            if on_cancel is not None:
+                on_cancel()  # after: its own status message (what happened, what to try) wins
 
         self.tasks.start(name, job, lambda result: self.guarded(lambda: on_success(result)), failed, cancelled)
         return True
