@@ -14,7 +14,7 @@ from hlavolamy.core.progress import CancelToken, Work
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
 from hlavolamy.errors import Cancelled, UnreachableError
-from hlavolamy.solve import FIRST_ANSWER_GRACE, Improvement, RaceRecords, auto, solve
+from hlavolamy.solve import FIRST_ANSWER_GRACE, Improvement, RaceRecords, anytime, auto, solve
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.strategies import beam
 
@@ -30,7 +30,20 @@ def _position(puzzle, seed: int, length: int = 15) -> State:
     return State.solved(puzzle).apply(random_scramble(puzzle, length, seed))
 
 
-def test_the_first_answer_comes_first_and_every_later_one_is_shorter(rubik2):
+@pytest.fixture
+def racing(monkeypatch):
+    """The first answer from the quick chain, so the race improves it (a capped search would end the solve)."""
+    monkeypatch.setattr(anytime, "first_routes", lambda problem, context: ["quick-chain"])
+
+
+def test_a_small_group_gets_a_shortest_first_answer_and_nothing_more(rubik2):
+    told: list[Improvement] = []
+    solution = solve(rubik2, _position(rubik2, 1), on_answer=told.append)
+    assert [t.strategy for t in told] == ["search"] and solution.strategy == "search"
+    assert solution.length == solution.first_length <= 14
+
+
+def test_the_first_answer_comes_first_and_every_later_one_is_shorter(rubik2, racing):
     told: list[Improvement] = []
     solution = solve(rubik2, _position(rubik2, 1), on_answer=told.append)
     assert told and told[0].first and not any(t.first for t in told[1:])
@@ -43,7 +56,7 @@ def test_the_first_answer_comes_first_and_every_later_one_is_shorter(rubik2):
         assert _position(rubik2, 1).apply(list(t.moves)).is_solved()
 
 
-def test_a_limit_too_short_for_improving_still_gives_the_first_answer(rubik2):
+def test_a_limit_too_short_for_improving_still_gives_the_first_answer(rubik2, racing):
     position = _position(rubik2, 3)
     started = time.monotonic()
     solution = solve(rubik2, position, time_limit=0.001)
@@ -70,7 +83,7 @@ def _hogs(n: int = 2) -> list[subprocess.Popen]:
     return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
 
 
-def test_the_same_moves_twice_in_a_process_and_beside_cpu_hogs(rubik2):
+def test_the_same_moves_twice_in_a_process_and_beside_cpu_hogs(rubik2, racing):
     """Work budgets, not seconds: a busy machine (two processes burning CPU beside) changes no move."""
     position = _position(rubik2, 2)
     first = solve(rubik2, position)
@@ -104,7 +117,7 @@ def test_the_beam_spends_work_not_seconds(rubik2):
     assert run(1.0) == run(1000.0)
 
 
-def test_race_records_belong_to_the_caller(rubik2, monkeypatch):
+def test_race_records_belong_to_the_caller(rubik2, monkeypatch, racing):
     """What one caller's races taught is not another's: records are passed in, never module state."""
     assert not hasattr(auto, "_BEAM_RECORDS") and not hasattr(auto, "_RIVAL_RECORDS")
     real_run = auto.run

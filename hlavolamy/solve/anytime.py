@@ -5,7 +5,9 @@
 1. **The first answer**, by the cheapest route that always works for the
    puzzle (:func:`first_routes`, chosen from measurements on the shipped
    puzzles and the plugin presets from an empty cache): plain ``search``
-   for small groups (its answer is the shortest: nothing to improve), a
+   for small groups, or a search of at most :data:`FIRST_SEARCH_STATES`
+   states on puzzles of few cells (its answer is the shortest: nothing to
+   improve; a 2x2x2, pyraminx, skewb or dino from 0.01 to 1.4 s of CPU), a
    *quick chain* (one base order, no shortening rounds: a 3x3x3's costs
    0.8 s of CPU against 3-4 s for the full chain) for puzzles of at most
    :data:`QUICK_CHAIN_CELLS` moved cells, the conjugated macros of the orbit
@@ -42,10 +44,15 @@ from hlavolamy.solve.passes.simplify import simplify
 from hlavolamy.solve.pipeline import run_pipeline, verified
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, strategy
+from hlavolamy.solve.strategies.search import _MAX_CELLS as SEARCH_CELLS
+from hlavolamy.solve.strategies.search import search
 from hlavolamy.solve.tables.chain import quick_chain, sift_solve
 
 FIRST_ANSWER_GRACE = 10.0
 """Seconds past the time limit the first-answer route may still take when no answer is held yet."""
+FIRST_SEARCH_STATES = 300_000
+"""States the first route's bidirectional search may hold on a group too big for a full search (about 1.5 s of
+CPU); past them the quick chain answers instead."""
 QUICK_CHAIN_CELLS = 128
 """Puzzles moving at most this many cells get their first answer from a quick chain; bigger ones from macros."""
 
@@ -117,20 +124,23 @@ class _Held:
 
 
 def first_routes(problem: Problem, context: Context) -> list[str]:
-    """The first-answer routes to try in turn: ``search`` (small groups), ``quick-chain``, ``commutators``, ``chain``.
+    """The first-answer routes to try in turn: ``search``, ``capped-search``, ``quick-chain``, ``commutators``, ``chain``.
 
-    Measured from an empty cache (CPU seconds on this project's machine):
-    the quick chain answers a 2x2x2 in 0.2 s, a 3x3x3 in 0.8 s, the Rashkey
-    in 0.4 s, where the macro library costs 1-4 s; past about
+    Measured from an empty cache (CPU seconds on this project's machine): a
+    search capped at :data:`FIRST_SEARCH_STATES` answers the 2x2x2s,
+    pyraminx, skewb and dino optimally in 0.01-1.4 s; the quick chain answers
+    a 2x2x2 in 0.2 s, a 3x3x3 in 0.8 s, the Rashkey in 0.4 s, where the macro
+    library costs 1-4 s; past about
     :data:`QUICK_CHAIN_CELLS` moved cells (a 4x4x4: 7 s, a megaminx: 13 s)
     Schreier–Sims itself grows, and the macros, whose library is bounded by
     fixed work caps, answer sooner.
     """
-    if strategy("search").applies(problem, context):
-        return ["search", "quick-chain", "commutators"]
     moved = sum(len(o) for o in pieces(problem.puzzle).orbits)
+    searchable = moved <= SEARCH_CELLS and not problem.wildcards and problem.care is None
+    if searchable and strategy("search").applies(problem, context):
+        return ["search", "quick-chain", "commutators"]
     if moved <= QUICK_CHAIN_CELLS:
-        return ["quick-chain", "commutators"]
+        return (["capped-search"] if searchable else []) + ["quick-chain", "commutators"]
     return ["commutators", "chain"]
 
 
@@ -150,6 +160,9 @@ def _first(problem: Problem, context: Context, held: _Held) -> bool:
             if name == "quick-chain":
                 _quick_chain(attempt, context)
                 shown = "chain"
+            elif name == "capped-search":
+                search(attempt, cancel=context.cancel, max_states=FIRST_SEARCH_STATES)
+                shown = "search"
             else:
                 strategy(name).solve(attempt, context)
                 shown = name
@@ -157,7 +170,7 @@ def _first(problem: Problem, context: Context, held: _Held) -> bool:
             failure = failure or exc
             continue
         if held.take(simplify(attempt.puzzle, attempt.turns), shown):
-            return name == "search"
+            return shown == "search"
     if failure is not None:
         raise failure
     return False

@@ -130,6 +130,8 @@ def _endless_improving(monkeypatch) -> None:
             time.sleep(0.01)
 
     monkeypatch.setattr(anytime, "run_pipeline", endless)
+    # the quick chain's first answer (a 2x2x2's capped search would be final: nothing left to improve)
+    monkeypatch.setattr(anytime, "first_routes", lambda problem, context: ["quick-chain"])
 
 
 def test_use_this_answer_takes_the_best_so_far_while_the_search_goes_on(qtbot, window, monkeypatch):

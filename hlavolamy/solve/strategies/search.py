@@ -64,8 +64,9 @@ class _Side:
             key = prev
 
 
-def search(problem: Problem, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> None:
-    """Play a shortest solution of ``problem``; raises :class:`SearchFailed` past :data:`MAX_STATES`."""
+def search(problem: Problem, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
+           max_states: int = MAX_STATES) -> None:
+    """Play a shortest solution of ``problem``; raises :class:`SearchFailed` past ``max_states`` states."""
     if problem.wildcards or problem.care is not None:
         raise SearchFailed("the search handles whole puzzles without wildcards only")
     if problem.is_solved():
@@ -77,12 +78,12 @@ def search(problem: Problem, *, cancel: CancelToken | None = None, progress: Pro
     dtype = np.uint8 if max(problem.labels.max(), problem.goal.max()) < 256 else np.int32
     fwd, bwd = _Side(problem.labels.astype(dtype)), _Side(problem.goal.astype(dtype))
     while fwd.frontier.size and bwd.frontier.size:
-        if len(fwd.parent) + len(bwd.parent) > MAX_STATES:
-            raise SearchFailed(f"more than {MAX_STATES} states searched")
+        if len(fwd.parent) + len(bwd.parent) > max_states:
+            raise SearchFailed(f"more than {max_states} states searched")
         grow_forward = len(fwd.frontier) <= len(bwd.frontier)
         side, other, step = (fwd, bwd, perms) if grow_forward else (bwd, fwd, back_perms)
-        meet = _expand(side, other, step, cancel)
-        report(progress, min(0.95, (len(fwd.parent) + len(bwd.parent)) / MAX_STATES), "searching")
+        meet = _expand(side, other, step, cancel, max_states - len(other.parent))
+        report(progress, min(0.95, (len(fwd.parent) + len(bwd.parent)) / max_states), "searching")
         if meet is not None:
             first = [gens[g] for g in fwd.path(meet)]
             second = [gens[g] for g in reversed(bwd.path(meet))]
@@ -91,8 +92,12 @@ def search(problem: Problem, *, cancel: CancelToken | None = None, progress: Pro
     raise SearchFailed("the goal cannot be reached from this position")
 
 
-def _expand(side: _Side, other: _Side, step: list[np.ndarray], cancel: CancelToken | None) -> bytes | None:
-    """Grow ``side`` by one level; the key of a state both sides know, if any."""
+def _expand(side: _Side, other: _Side, step: list[np.ndarray], cancel: CancelToken | None,
+            room: int | None = None) -> bytes | None:
+    """Grow ``side`` by one level; the key of a state both sides know, if any.
+
+    Past ``room`` states on this side the level is left unfinished (the caller then gives up).
+    """
     new_rows = []
     for row in side.frontier:
         if cancel is not None:
@@ -107,6 +112,8 @@ def _expand(side: _Side, other: _Side, step: list[np.ndarray], cancel: CancelTok
             if ck in other.parent:
                 return ck
             new_rows.append(child)
+        if room is not None and len(side.parent) > room:
+            break
     side.frontier = np.array(new_rows) if new_rows else side.frontier[:0]
     return None
 
