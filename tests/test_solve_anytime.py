@@ -14,10 +14,16 @@ from hlavolamy.core.progress import CancelToken, Work
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
 from hlavolamy.errors import Cancelled, UnreachableError
-from hlavolamy.solve import FIRST_ANSWER_GRACE, Improvement, RaceRecords, anytime, auto, solve
+from hlavolamy.solve import (
+    FIRST_ANSWER_GRACE,
+    Improvement,
+    RaceRecords,
+    anytime,
+    auto,
+    solve,
+)
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.strategies import beam
-
 from tests.conftest import PUZZLES
 
 
