@@ -206,6 +206,9 @@ def _init(info_path: str, results: multiprocessing.Queue | None = None) -> None:
     _WORKER["types"] = santa.read_puzzle_info(info_path)
     _WORKER["puzzles"] = {}
     _WORKER["results"] = results
+    from hlavolamy.solve.registry import RaceRecords
+
+    _WORKER["records"] = RaceRecords()  # this run's (the worker's share): auto learns which races pay
 
 
 def _case_puzzle(case: santa.SantaCase) -> Puzzle:
@@ -248,7 +251,7 @@ def _solve_case(item: tuple[santa.SantaCase, float | None]) -> Outcome:
     try:
         puzzle = _case_puzzle(case)
         colours = _start_colours(puzzle, case)
-        solution = solve(puzzle, colours, wildcards=case.wildcards, time_limit=limit)
+        solution = solve(puzzle, colours, wildcards=case.wildcards, time_limit=limit, records=_WORKER.get("records"))
         moves = solution.moves or _harmless_turns(puzzle, colours, case.wildcards)
         return Outcome(case.id, case.puzzle_type, santa.format_moves(puzzle, moves), puzzle.length(moves),
                        time.perf_counter() - started, None)
