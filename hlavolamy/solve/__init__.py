@@ -62,7 +62,7 @@ def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy
     returned (``cut`` set); ``on_answer`` is told of each new best
     (:class:`~hlavolamy.solve.anytime.Improvement`). Only when no answer is
     held at the limit does the first-answer route get up to
-    :data:`~hlavolamy.solve.anytime.FIRST_ANSWER_GRACE` more seconds.
+    :func:`~hlavolamy.solve.anytime.grace` more seconds (the limit again, at least 10).
     ``records`` are the caller's race records (a CLI run, a GUI session, a
     bench run); without them the solve learns nothing from earlier ones.
 

@@ -22,8 +22,8 @@
 
 The time limit bounds the improving, never the existence of an answer: when
 no answer is held at the limit, the first-answer route goes on for at most
-:data:`FIRST_ANSWER_GRACE` more seconds before the solve says "time limit
-reached". An unreachable position is refused at once (before phase 1), and a
+:func:`grace` more seconds (the limit again, at least
+:data:`FIRST_ANSWER_GRACE`) before the solve says "time limit reached". An unreachable position is refused at once (before phase 1), and a
 user's cancel cancels either phase.
 
 Every strategy spends work budgets, not seconds, so a solve that ends
@@ -49,7 +49,13 @@ from hlavolamy.solve.strategies.search import search
 from hlavolamy.solve.tables.chain import quick_chain, sift_solve
 
 FIRST_ANSWER_GRACE = 10.0
-"""Seconds past the time limit the first-answer route may still take when no answer is held yet."""
+"""Least seconds past the time limit the first-answer route may still take when no answer is held yet."""
+
+
+def grace(time_limit: float) -> float:
+    """Seconds past ``time_limit`` the first-answer route may take when no answer is held: the limit again, at
+    least :data:`FIRST_ANSWER_GRACE` (a 5x5x5's first answer from an empty cache costs ~20 s of CPU)."""
+    return max(FIRST_ANSWER_GRACE, time_limit)
 FIRST_SEARCH_STATES = 300_000
 """States the first route's bidirectional search may hold on a group too big for a full search (about 1.5 s of
 CPU); past them the quick chain answers instead."""
@@ -188,8 +194,8 @@ def solve_anytime(problem: Problem, context: Context, *, cancel: CancelToken | N
     elapsed = time.perf_counter() - started
     deadline = None if time_limit is None else now + time_limit - elapsed
     held = _Held(problem, context, started, on_answer)
-    grace = None if deadline is None else deadline + FIRST_ANSWER_GRACE
-    first_context = replace(context, cancel=CancelToken.linked(cancel, grace))
+    last = None if deadline is None or time_limit is None else deadline + grace(time_limit)
+    first_context = replace(context, cancel=CancelToken.linked(cancel, last))
     report(context.progress, 0.0, "first answer")
     try:
         final = _first(problem, first_context, held)
@@ -224,4 +230,5 @@ def _outcome(held: _Held, cut: bool) -> Outcome:
     return Outcome(held.moves, held.strategy, held.first_time, held.first_length, cut)
 
 
-__all__ = ["FIRST_ANSWER_GRACE", "AnswerCallback", "Improvement", "Outcome", "first_routes", "solve_anytime"]
+__all__ = ["FIRST_ANSWER_GRACE", "AnswerCallback", "Improvement", "Outcome", "first_routes", "grace",
+           "solve_anytime"]
