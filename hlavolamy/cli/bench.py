@@ -173,8 +173,9 @@ def bench_latency(args: argparse.Namespace) -> int:
     Each puzzle is solved in a fresh process (``hlavolamy solve --json``) with
     a new empty disk cache, so nothing built before helps: what a new user
     waits for. Columns: moved cells; how the position is given; seconds to
-    the first answer and its length; the final length; the solve's seconds;
-    the child's CPU seconds; whether the solve ended by its limit + 1 s
+    the first answer, the CPU seconds it cost (the figure a loaded machine
+    cannot inflate) and its length; the final length; the solve's seconds;
+    the child's CPU seconds (start-up included); whether the solve ended by its limit + 1 s
     ("held"); the strategy or the error. ``--hogs N`` runs N CPU-burning
     processes beside it (what a busy machine does to the limit and the answers).
     """
@@ -197,8 +198,8 @@ def bench_latency(args: argparse.Namespace) -> int:
         rows = [row for row in rows if row[0] in wanted or row[0].split(" ")[0] in wanted]
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.hogs)]
     print(f"limit {limit:g} s, {args.hogs} CPU hogs beside, load {os.getloadavg()[0]:.1f}")
-    print(f"{'puzzle':<30}{'cells':>6}{'by':>8}{'first s':>8}{'first':>7}{'final':>7}{'solve s':>8}{'cpu s':>7}"
-          f"{'held':>6}  strategy / error")
+    print(f"{'puzzle':<30}{'cells':>6}{'by':>8}{'first s':>8}{'1st cpu':>8}{'first':>7}{'final':>7}{'solve s':>8}"
+          f"{'cpu s':>7}{'held':>6}  strategy / error")
     missing = 0
     try:
         with tempfile.TemporaryDirectory(prefix="hlavolamy-latency-") as folder:
@@ -226,12 +227,14 @@ def bench_latency(args: argparse.Namespace) -> int:
                 if done.returncode == 0 and done.stdout.strip():
                     out = json.loads(done.stdout.strip().splitlines()[-1])
                     held = "yes" if out["time"] <= limit + 1 else "no"
-                    print(f"{name:<30}{moved:>6}{by:>8}{out['first_time']:>8.2f}{out['first_length']:>7}"
+                    first_cpu = out.get("first_cpu")
+                    print(f"{name:<30}{moved:>6}{by:>8}{out['first_time']:>8.2f}"
+                          f"{'-' if first_cpu is None else format(first_cpu, '.2f'):>8}{out['first_length']:>7}"
                           f"{out['length']:>7}{out['time']:>8.2f}{cpu:>7.1f}{held:>6}  {out['strategy']}", flush=True)
                 else:
                     missing += 1
                     error = (done.stderr.strip().splitlines() or ["no output"])[-1]
-                    print(f"{name:<30}{moved:>6}{by:>8}{'-':>8}{'-':>7}{'-':>7}{'-':>8}{cpu:>7.1f}{'-':>6}  "
+                    print(f"{name:<30}{moved:>6}{by:>8}{'-':>8}{'-':>8}{'-':>7}{'-':>7}{'-':>8}{cpu:>7.1f}{'-':>6}  "
                           f"{error[:80]}", flush=True)
     finally:
         for hog in hogs:

@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({"start": start, "moves": text, "turns": [list(t) for t in solution.moves],
                           "length": solution.length, "time": round(solution.time, 3), "strategy": solution.strategy,
                           "first_time": _rounded(solution.first_time), "first_length": solution.first_length,
+                          "first_cpu": _rounded(solution.first_cpu),
                           "cut_by_limit": solution.cut}, ensure_ascii=False))
     else:
         if scramble is not None:

@@ -45,6 +45,8 @@ class Solution:
     """Length of that first answer."""
     cut: bool = False
     """The time limit cut the improving: this is the best answer held then."""
+    first_cpu: float | None = None
+    """CPU seconds of the process to the first answer (anytime ``auto`` only): its cost whatever the load."""
 
 
 def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy: str = "auto", mode: str = "whole",
@@ -90,7 +92,7 @@ def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy
         report(progress, 1.0, "solved")
         moves = outcome.moves
         return Solution(moves, puzzle.length(moves), time.perf_counter() - started, outcome.strategy,
-                        outcome.first_time, outcome.first_length, outcome.cut)
+                        outcome.first_time, outcome.first_length, outcome.cut, outcome.first_cpu)
     moves, used = run_pipeline(problem, strategy, context)
     report(progress, 1.0, "solved")
     spent = time.perf_counter() - started

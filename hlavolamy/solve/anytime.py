@@ -58,7 +58,10 @@ def grace(time_limit: float) -> float:
     return max(FIRST_ANSWER_GRACE, time_limit)
 FIRST_SEARCH_STATES = 300_000
 """States the first route's bidirectional search may hold on a group too big for a full search (about 1.5 s of
-CPU); past them the quick chain answers instead."""
+CPU); past them the quick chain answers instead..."""
+FIRST_SEARCH_ORDER = 10**9
+"""...tried on groups of at most this many positions (the 2x2x2 turned by six faces has 8.8e7; a 3x3x3's
+4.3e19 would only waste the states)."""
 QUICK_CHAIN_CELLS = 128
 """Puzzles moving at most this many cells get their first answer from a quick chain; bigger ones from macros."""
 
@@ -73,6 +76,8 @@ class Improvement:
     elapsed: float
     """Seconds since the solve started."""
     first: bool = False
+    cpu: float = 0.0
+    """CPU seconds of the process since the solve started (what the answer cost, whatever the load)."""
 
     @property
     def message(self) -> str:
@@ -92,6 +97,7 @@ class Outcome:
     first_time: float
     first_length: int
     cut: bool
+    first_cpu: float = 0.0
     """True when the time limit cut the improving (the answer is the best held then)."""
 
 
@@ -102,11 +108,13 @@ class _Held:
         self.problem = problem
         self.context = context
         self.started = started
+        self.cpu_started = time.process_time()
         self.on_answer = on_answer
         self.moves: list[Turn] | None = None
         self.strategy = ""
         self.first_time = 0.0
         self.first_length = 0
+        self.first_cpu = 0.0
 
     def offer(self, attempt: Problem, name: str) -> None:
         self.take(simplify(attempt.puzzle, attempt.turns), name)
@@ -119,10 +127,10 @@ class _Held:
             return False
         first = self.moves is None
         self.moves, self.strategy = list(moves), name
-        elapsed = time.perf_counter() - self.started
+        elapsed, cpu = time.perf_counter() - self.started, time.process_time() - self.cpu_started
         if first:
-            self.first_time, self.first_length = elapsed, puzzle.length(moves)
-        news = Improvement(tuple(moves), puzzle.length(moves), name, elapsed, first)
+            self.first_time, self.first_length, self.first_cpu = elapsed, puzzle.length(moves), cpu
+        news = Improvement(tuple(moves), puzzle.length(moves), name, elapsed, first, cpu)
         report(self.context.progress, 0.5, news.message)
         if self.on_answer is not None:
             self.on_answer(news)
@@ -145,6 +153,11 @@ def first_routes(problem: Problem, context: Context) -> list[str]:
     searchable = moved <= SEARCH_CELLS and not problem.wildcards and problem.care is None
     if searchable and strategy("search").applies(problem, context):
         return ["search", "quick-chain", "commutators"]
+    if searchable:
+        from hlavolamy.analysis.membership import group_order
+
+        order = group_order(problem.puzzle)  # Schreier–Sims on at most 64 cells: a fraction of a second, cached
+        searchable = order.value <= FIRST_SEARCH_ORDER
     if moved <= QUICK_CHAIN_CELLS:
         return (["capped-search"] if searchable else []) + ["quick-chain", "commutators"]
     return ["commutators", "chain"]
@@ -227,7 +240,7 @@ def solve_anytime(problem: Problem, context: Context, *, cancel: CancelToken | N
 def _outcome(held: _Held, cut: bool) -> Outcome:
     if held.moves is None:
         raise HlavolamyError("no strategy found an answer")
-    return Outcome(held.moves, held.strategy, held.first_time, held.first_length, cut)
+    return Outcome(held.moves, held.strategy, held.first_time, held.first_length, cut, held.first_cpu)
 
 
 __all__ = ["FIRST_ANSWER_GRACE", "AnswerCallback", "Improvement", "Outcome", "first_routes", "grace",
