@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hlavolamy.analysis.independent import generators, short_words
-from hlavolamy.analysis.memo import from_disk, memo, on_disk
+from hlavolamy.analysis.memo import memo, on_disk
 from hlavolamy.core.progress import CancelToken, ProgressCallback, Work, interruptible, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
@@ -198,7 +198,8 @@ def _build_chain(puzzle: Puzzle, cancel: CancelToken, progress: ProgressCallback
     minkwitz = min(trials, key=lambda t: t[:2])[2]
     chain = minkwitz.chain
     minkwitz.progress = progress
-    minkwitz.improve(max(budget, work.spent + budget / 4))
+    if budget > 0:  # a quick chain (budget 0) stops at a complete table
+        minkwitz.improve(max(budget, work.spent + budget / 4))
     report(progress, 1.0, "stabiliser chain ready")
     return chain
 
@@ -216,42 +217,22 @@ def chain_solve(puzzle: Puzzle, perm: Sequence[int] | np.ndarray, *, cancel: Can
 QUICK_KEY = "solve.chain.quick"
 
 
-class _NotCached(Exception):
-    pass
-
-
-def cached_chain(puzzle: Puzzle) -> Chain | None:
-    """The full chain of :func:`build_chain` if this process or the disk cache has it; never builds one."""
-    def stored() -> Chain:
-        record = from_disk(puzzle, CACHE_KEY, allowed=(_Entry, Turn), expect=tuple)
-        if record is None:
-            raise _NotCached
-        try:
-            return _stored_chain(puzzle, record)
-        except (TypeError, ValueError):
-            raise _NotCached from None
-
-    try:
-        return memo(puzzle, CACHE_KEY, stored)
-    except _NotCached:
-        return None
-
-
 def quick_chain(puzzle: Puzzle, *, cancel: CancelToken | None = None,
                 progress: ProgressCallback | None = None) -> Chain:
-    """The full chain if it is cached, else a quick one: one base order, filled, no shortening rounds.
+    """A quick chain: one base order, the rounds until the table is complete and no more.
 
     For the anytime runner's first answer: Schreier–Sims and the rounds
     until the table is complete, no more (a 3x3x3: 0.7 s of CPU against 3-4 s
     for the full chain; a megaminx 8.5 s against 11 s with the trial rounds;
-    which the improving phase then builds and keeps on disk). Kept in the
-    process only: it is cheap, and its longer words must not stand in for
-    the full chain.
+    the full chain is built by the race that follows). Kept on disk under its
+    own name, so the first answer is the same whether or not the full chain
+    is already cached (a warm cache loads it in milliseconds).
     """
-    full = cached_chain(puzzle)
-    if full is not None:
-        return full
-    return memo(puzzle, QUICK_KEY, lambda: _build_chain(puzzle, cancel or CancelToken(), progress, 0.0, 0))
+    def build() -> Chain:
+        return _build_chain(puzzle, cancel or CancelToken(), progress, 0.0, 0)
+
+    return memo(puzzle, QUICK_KEY, lambda: on_disk(puzzle, QUICK_KEY, build, allowed=(_Entry, Turn), expect=tuple,
+                                                   encode=_chain_record, decode=lambda r: _stored_chain(puzzle, r)))
 
 
 def sift_solve(chain: Chain, perm: Sequence[int] | np.ndarray, *, cancel: CancelToken | None = None) -> list[Turn]:
