@@ -80,9 +80,10 @@ def loadable(name: str) -> bool:
 
 
 def window_problem(environ: Mapping[str, str] | None = None, *, platform: str | None = None,
-                   load: Loader = loadable) -> str | None:
+                   load: Loader | None = None) -> str | None:
     """Why Qt cannot open a window here (one line saying what to do), or None when it can."""
     environ = os.environ if environ is None else environ
+    load = load or loadable
     platform = sys.platform if platform is None else platform
     if not platform.startswith("linux"):
         return None
