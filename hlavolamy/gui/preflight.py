@@ -117,13 +117,12 @@ def _platform_names(value: str) -> list[str]:
     return [part.split(":", 1)[0].strip().lower() for part in value.split(";") if part.strip()]
 
 
-def _missing_libraries(missing: list[tuple[str, str, str]], who: str) -> str:
-    names = ", ".join(row[0] for row in missing)
-    packages = " ".join(dict.fromkeys(row[1] for row in missing))
-    fedora = " ".join(dict.fromkeys(row[2] for row in missing))
-    return (f"cannot open a window: {who} needs {names}, not installed; on Debian/Ubuntu "
-            f"`sudo apt-get install -y {packages}` (all the app needs: `{APT_LINE}`), on Fedora "
-            f"`sudo dnf install -y {fedora}`; {WITHOUT_A_SCREEN}")
+def _missing_libraries(missing: list[tuple[str, str, str]], who: str, shown: int = 3) -> str:
+    """Names the first few missing libraries; the lines install all the app needs (a second run finds no more)."""
+    names = ", ".join(row[0] for row in missing[:shown])
+    more = f" and {len(missing) - shown} more" if len(missing) > shown else ""
+    return (f"cannot open a window: {who} needs {names}{more}, not installed; on Debian/Ubuntu `{APT_LINE}`, "
+            f"on Fedora `{DNF_LINE}`; {WITHOUT_A_SCREEN}")
 
 
 def xcb_plugin() -> Path | None:
