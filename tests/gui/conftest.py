@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 
-os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before any Qt import
+if os.environ.get("HLAVOLAMY_REAL_WINDOW") != "1":  # set only by test_real_window.py for its run in Xvfb
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"  # before any Qt import
 
 import functools  # noqa: E402
 from collections.abc import Iterator  # noqa: E402

@@ -20,6 +20,7 @@ from hlavolamy.plugins.hookspecs import Designer, Tool
 if TYPE_CHECKING:
     from hlavolamy.gui.window import MainWindow
 
+NOT_A_PUZZLE = "Not a puzzle yet: "
 COLOUR_TOOL_WORDS = ("colour", "color", "paint", "fill")
 MOVE_TOOL_WORDS = ("angle", "step", "move", "name")
 
@@ -110,4 +111,6 @@ class DesignPanel(QWidget):
         self.app.document.design_edited(text)
         error = self.app.document.snap.design_error
         if error and self.says_why_not_a_puzzle:
-            self.app.status(f"Not a puzzle yet: {error}")
+            self.app.status(f"{NOT_A_PUZZLE}{error}")
+        elif not error and self.app.statusBar().currentMessage().startswith(NOT_A_PUZZLE):
+            self.app.statusBar().clearMessage()  # it is a puzzle now: the old reason would mislead
