@@ -14,6 +14,11 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 from hlavolamy.core.puzzle import Puzzle  # noqa: E402
 
+if os.environ.get("CI") == "true":  # a fresh CI machine: Qt's system libraries before any test imports Qt
+    from system_packages import apt_install, missing_libraries
+
+    apt_install(missing_libraries())
+
 settings.register_profile("hlavolamy", deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("hlavolamy")

@@ -17,29 +17,11 @@ from pathlib import Path
 
 import pytest
 from conftest import PATIENCE_MS, REPO
-
-from hlavolamy.gui.preflight import QT_LIBRARIES, XCB_LIBRARIES, loadable
+from system_packages import apt_install, missing_libraries
 
 pytestmark = pytest.mark.gui
 
 SCENARIO = Path(__file__).with_name("real_window_scenario.py")
-
-
-def apt_install(packages: list[str]) -> str:
-    """Install Debian packages; '' on success, else why not (not root, no apt-get, apt's last line)."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("apt-get") is None:
-        return "not root with apt-get"
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "-o", "DPkg::Lock::Timeout=600", "install", "-y", "-q", "--no-install-recommends", *packages]
-    done = subprocess.run(install, env=env, capture_output=True, text=True)
-    if done.returncode != 0:  # a fresh machine has no package lists yet
-        subprocess.run(["apt-get", "-o", "DPkg::Lock::Timeout=600", "update", "-q"], env=env, capture_output=True)
-        done = subprocess.run(install, env=env, capture_output=True, text=True)
-    return "" if done.returncode == 0 else (done.stderr.strip().splitlines() or ["apt-get failed"])[-1]
-
-
-def missing_libraries() -> list[tuple[str, str, str]]:
-    return [row for row in QT_LIBRARIES + XCB_LIBRARIES if not loadable(row[0])]
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +29,7 @@ def x_display() -> Iterator[str]:
     """A private Xvfb display (``:N``), with Xvfb and the xcb plugin's libraries installed first when possible."""
     if not sys.platform.startswith("linux"):
         pytest.skip("the real-window test runs Xvfb, which is for Linux")
-    wanted = (["xvfb"] if shutil.which("Xvfb") is None else []) + [row[1] for row in missing_libraries()]
+    wanted = (["xvfb"] if shutil.which("Xvfb") is None else []) + missing_libraries()
     if wanted:
         why = apt_install(wanted)
         if why:
