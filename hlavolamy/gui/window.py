@@ -351,8 +351,8 @@ class MainWindow(QMainWindow):
             path = str(Path(path).with_suffix(".json"))
             if Path(path).exists() and QMessageBox.question(
                 self, "Replace file", f"{path} already exists. Replace it?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            ) != QMessageBox.StandardButton.Yes:
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
+            ) != QMessageBox.StandardButton.Yes:  # No is the default: Enter never overwrites
                 return False
         self.document.save(path)
         self._remember(Path(path))

@@ -99,3 +99,13 @@ def test_the_empty_designer_says_not_a_puzzle_yet_once(qtbot, window):
     assert window.document.puzzle is None
     assert "Not a puzzle yet" in window.fields_tab.design_status.text()
     assert "Not a puzzle yet" not in window.statusBar().currentMessage()
+
+
+def test_replacing_a_file_by_save_as_defaults_to_no(window, monkeypatch, tmp_path):
+    (tmp_path / "mine.json").write_text("keep me")
+    window.open_file(RASHKEY)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "mine"), ""))
+    asked = record_questions(monkeypatch, QMessageBox.StandardButton.No)
+    assert not window.save_as()
+    assert "already exists" in asked[0][0] and asked[0][2] == QMessageBox.StandardButton.No
+    assert (tmp_path / "mine.json").read_text() == "keep me"
