@@ -241,7 +241,7 @@ def test_solver_honours_cancel_and_refuses_colour_positions():
         solve_blocked(puzzle, state, cancel=token)
     with pytest.raises(HlavolamyError, match="colours"):
         solve_blocked(puzzle, puzzle.colour_ids)
-    solution = solve_blocked(puzzle, state, time_limit=60)
+    solution = solve_blocked(puzzle, state)  # no wall-clock limit: a busy machine must not change the verdict
     assert solution.verified and solution.moves == [Turn("L", -1)]
 
 
