@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from conftest import REPO, click_cell, wait_idle
 from PyQt6.QtCore import QSettings, Qt
-from PyQt6.QtGui import QGuiApplication
+from PyQt6.QtGui import QGuiApplication, QImage
 from PyQt6.QtWidgets import QApplication, QFileDialog
 from test_gui_design import draw_two_disks
 from test_gui_window import choose_in_new_dialog
@@ -42,7 +42,27 @@ def shoot(qtbot, window: MainWindow, name: str) -> None:
     image = pixmap.toImage()
     colours = {image.pixel(x, y) for x in range(0, image.width(), 37) for y in range(0, image.height(), 41)}
     assert len(colours) > 8, f"{name}: the grabbed window is blank"
-    assert pixmap.save(str(SHOTS / name)), f"cannot write {SHOTS / name}"
+    target = SHOTS / name
+    if target.exists() and changed_pixels(QImage(str(target)), image) <= SAME_PICTURE:
+        return  # only a timing in the text differs: the guide's picture stays, and the checkout stays clean
+    assert pixmap.save(str(target)), f"cannot write {target}"
+
+
+SAME_PICTURE = 0.002
+"""At most this share of pixels changed is still the same picture (a solve's "0.86 s" becoming "1.08 s")."""
+
+
+def changed_pixels(old: QImage, new: QImage) -> float:
+    """The share of pixels that differ between two pictures (1.0 when their sizes differ)."""
+    if old.size() != new.size():
+        return 1.0
+    arrays = []
+    for image in (old, new):
+        image = image.convertToFormat(QImage.Format.Format_RGB32)
+        bits = image.constBits()
+        bits.setsize(image.sizeInBytes())
+        arrays.append(np.frombuffer(bits, np.uint32).copy())
+    return float(np.count_nonzero(arrays[0] != arrays[1])) / arrays[0].size
 
 
 def importing(monkeypatch, path: Path, **options: object) -> None:
