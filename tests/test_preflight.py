@@ -64,6 +64,13 @@ def test_many_missing_libraries_are_counted_not_listed() -> None:
     assert problem is not None and "needs libGL.so.1, libEGL.so.1, libfontconfig.so.1 and 22 more" in problem
 
 
+def test_a_plugin_that_does_not_load_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    plugin = tmp_path / "libqxcb.so"
+    monkeypatch.setattr(preflight, "xcb_plugin", lambda: plugin)
+    problem = window_problem({"DISPLAY": ":0"}, platform="linux", load=lambda name: name != str(plugin))
+    assert problem is not None and f"({plugin}) does not load" in problem and f"ldd {plugin}" in problem
+
+
 def test_no_x_server_at_the_display() -> None:
     free = f":{60000 + uuid.uuid4().int % 5000}"
     problem = window_problem({"DISPLAY": free}, platform="linux", load=every_library)
