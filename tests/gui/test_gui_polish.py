@@ -222,6 +222,7 @@ def test_analysis_report_and_macro_list_need_no_sideways_scrolling(qtbot, window
     assert page.cycles.horizontalScrollBar().maximum() == 0 or not page.cycles.horizontalScrollBar().isVisible()
     header = page.cycles.header()
     assert header.sectionPosition(4) < page.cycles.viewport().width(), "the Sequence column is on screen"
+    assert page.result.macros, "the analysis found no 3-cycles to list"  # a clear failure, not an IndexError
     item = page.cycles.topLevelItem(0)
     macro = page.result.macros[0]
     assert macro["moves"] in item.toolTip(4)  # the full sequence, however narrow the column
