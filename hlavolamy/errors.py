@@ -41,6 +41,33 @@ class NotationError(HlavolamyError, ValueError):
         super().__init__(f"{message}{where}" + (f": {_excerpt(text, column)!r}" if text else ""))
 
 
+QUOTED_LIMIT = 60
+"""Most characters of user input a message quotes (a 10-million-character move name must not fill the line)."""
+
+
+def cut(text: str, limit: int = QUOTED_LIMIT, unit: str = "characters") -> str:
+    """``text`` for a message: whole when short, else its start, '...' and its length in ``unit``."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:max(limit - 18, 8)]}... ({len(text)} {unit})"
+
+
+def quoted(value: object, limit: int = QUOTED_LIMIT) -> str:
+    """How every message quotes user input: ``repr`` for a short value, a cut one for a long value.
+
+    A long string is cut before ``repr`` runs, so quoting costs nothing
+    whatever the input's size.
+    """
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:max(limit - 18, 8)]!r}... ({len(value)} characters)"
+    if isinstance(value, int) and value.bit_length() > 1000:  # Python will not print over 4,300 digits
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 _EXCERPT = 40
 """Characters of a long text shown on each side of the error's column."""
 

@@ -22,7 +22,8 @@ from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State, fused_sets_torn
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, IllegalMoveError, PuzzleError, UnreachableError
-from hlavolamy.solve.blocked import _Budget, find_blocked_solution, search_positions, verify_legal
+from hlavolamy.solve import solve
+from hlavolamy.solve.strategies.blocked import find_blocked_solution, search_positions, verify_legal
 
 
 def two_triangles(blockings=((0, 1),)) -> Puzzle:
@@ -151,7 +152,7 @@ def test_bounded_shape_exploration_says_so():
     assert any("cut at 2 shapes" in note for note in result.notes)
     assert "at least this many" in result.report()
     assert result.reachable == len(brute_force(puzzle))  # the position search does not depend on shapes
-    from hlavolamy.solve.blocked import shape_index
+    from hlavolamy.solve.strategies.blocked import shape_index
 
     far = State.solved(puzzle).apply("L2")
     with pytest.raises(UnreachableError, match="may be reachable"):
@@ -172,7 +173,7 @@ def test_every_reachable_position_is_solved_optimally_and_legally(puzzle):
     truth = brute_force(puzzle)
     for key, distance in list(truth.items())[:60]:
         state = State(puzzle, np.frombuffer(key, dtype=P.DTYPE))
-        result = find_blocked_solution(puzzle, state, budget=_Budget(None, None))
+        result = find_blocked_solution(puzzle, state, budget=CancelToken())
         verify_legal(puzzle, state, result.moves)  # raises if a step is illegal or it does not solve
         assert puzzle.length(result.moves) == distance
 
@@ -183,13 +184,13 @@ def test_swapped_fused_pair_is_reported_unreachable():
     truth = brute_force(puzzle)
     assert state.perm.tobytes() not in truth
     with pytest.raises(UnreachableError, match="not among the"):
-        find_blocked_solution(puzzle, state, budget=_Budget(None, None))
+        find_blocked_solution(puzzle, state, budget=CancelToken())
 
 
 def test_impossible_shape_is_reported_by_the_two_phase_solver():
     puzzle = two_triangles()
     graph = shape_graph(puzzle)
-    from hlavolamy.solve.blocked import shape_index
+    from hlavolamy.solve.strategies.blocked import shape_index
 
     with pytest.raises(UnreachableError, match=r"puts fused cells at positions \[3, 4\]"):
         shape_index(graph, np.array([3, 4, 2, 0, 1, 5]))  # the fused pair never leaves cells 0..2
@@ -201,11 +202,11 @@ def test_ida_star_finds_an_optimal_legal_solution():
     graph = shape_graph(puzzle)
     far = max(truth, key=truth.get)
     perm = np.frombuffer(far, dtype=P.DTYPE).copy()
-    moves = search_positions(puzzle, graph, perm, bound=truth[far], max_nodes=200_000, budget=_Budget(None, None))
+    moves = search_positions(puzzle, graph, perm, bound=truth[far], max_nodes=200_000, budget=CancelToken())
     assert moves is not None and puzzle.length(moves) == truth[far]
     verify_legal(puzzle, State(puzzle, perm), moves)
     assert search_positions(puzzle, graph, perm, bound=truth[far] - 1, max_nodes=200_000,
-                            budget=_Budget(None, None)) is None
+                            budget=CancelToken()) is None
 
 
 def test_scrambles_are_legal_and_solve_back():
@@ -213,36 +214,34 @@ def test_scrambles_are_legal_and_solve_back():
     for seed in range(10):
         turns = random_scramble(puzzle, 12, seed)
         state = State.solved(puzzle).apply(turns)  # check_legal: an illegal scramble step raises
-        result = find_blocked_solution(puzzle, state, budget=_Budget(None, None))
+        result = find_blocked_solution(puzzle, state, budget=CancelToken())
         verify_legal(puzzle, state, result.moves)
 
 
 def test_two_phase_solver_round_trips():
     """Phase 1 and phase 2 (the generic solver on the macro puzzle) without the small-puzzle table."""
-    from hlavolamy.solve.blocked import two_phase
+    from hlavolamy.solve.strategies.blocked import two_phase
 
     puzzle = two_rings()
     graph = shape_graph(puzzle)
     for seed in range(5):
         state = State.solved(puzzle).apply(random_scramble(puzzle, 15, seed))
-        moves = two_phase(puzzle, graph, state.perm, budget=_Budget(None, None))
+        moves = two_phase(puzzle, graph, state.perm, budget=CancelToken())
         verify_legal(puzzle, state, moves)
 
 
 def test_solver_honours_cancel_and_refuses_colour_positions():
     from hlavolamy.errors import HlavolamyError
-    from hlavolamy.solve.blocked import solve_blocked
-
     puzzle = two_rings()
     state = State.solved(puzzle).apply("L")
     token = CancelToken()
     token.cancel()
     with pytest.raises(Cancelled):
-        solve_blocked(puzzle, state, cancel=token)
+        solve(puzzle, state, cancel=token)
     with pytest.raises(HlavolamyError, match="colours"):
-        solve_blocked(puzzle, puzzle.colour_ids)
-    solution = solve_blocked(puzzle, state)  # no wall-clock limit: a busy machine must not change the verdict
-    assert solution.verified and solution.moves == [Turn("L", -1)]
+        solve(puzzle, puzzle.colour_ids)
+    solution = solve(puzzle, state)  # no wall-clock limit: a busy machine must not change the verdict
+    assert solution.moves == [Turn("L", -1)]
 
 
 def test_merge_powers_merges_neighbours_only():

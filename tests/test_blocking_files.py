@@ -11,7 +11,9 @@ import pytest
 from hlavolamy.analysis.blocking import analyse_blocking
 from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.state import State
+from hlavolamy.solve import solve
 from hlavolamy.errors import IllegalMoveError, UnreachableError
 from hlavolamy.plugins.manager import PluginHost
 
@@ -76,19 +78,17 @@ def test_rashkey_fused_is_the_rashkey_with_two_cells_fused(host, rashkey_fused):
 
 
 def test_rashkey_fused_pair_swapped_is_unreachable(rashkey_fused):
-    from hlavolamy.solve.blocked import _Budget, find_blocked_solution
+    from hlavolamy.solve.strategies.blocked import find_blocked_solution
 
     perm = np.arange(33)
     perm[[10, 11]] = [11, 10]
     with pytest.raises(UnreachableError):
-        find_blocked_solution(rashkey_fused, State(rashkey_fused, perm), budget=_Budget(None, None))
+        find_blocked_solution(rashkey_fused, State(rashkey_fused, perm), budget=CancelToken())
 
 
 def _round_trip(puzzle, seed: int, n_moves: int) -> None:
-    from hlavolamy.solve.blocked import solve_blocked
-
     state = State.solved(puzzle).apply(random_scramble(puzzle, n_moves, seed))
-    solution = solve_blocked(puzzle, state)
+    solution = solve(puzzle, state)
     assert state.apply(solution.moves, check_legal=True).is_solved()
 
 

@@ -25,8 +25,9 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-from hlavolamy.solve import chain as chain_module
-from hlavolamy.solve import decompose, solve
+from hlavolamy.solve.tables import chain as chain_module
+from hlavolamy.solve import solve
+from hlavolamy.solve.macros import decompose
 
 KEY = "0123abcd"
 
@@ -103,8 +104,9 @@ def test_tables_loaded_from_disk_give_identical_solutions(fresh):
 def test_puzzles_with_the_same_moves_and_other_colours_share_the_tables(fresh, built):
     recoloured = two_cycles(["x"] * 5 + ["y"] * 5)
     scrambled = State.solved(recoloured).apply(random_scramble(recoloured, 30, 7))
-    assert solve(recoloured, scrambled.colour_ids(), strategy="commutators").verified
-    assert solve(recoloured, scrambled, strategy="chain").verified
+    by_colours = solve(recoloured, scrambled.colour_ids(), strategy="commutators")
+    assert list(scrambled.apply(by_colours.moves).colour_ids()) == list(recoloured.colour_ids)
+    assert scrambled.apply(solve(recoloured, scrambled, strategy="chain").moves).is_solved()
     assert len(list(built[0].glob("solve.plan-*"))) == 1
 
 
@@ -304,3 +306,44 @@ def test_cli_builds_tables_ahead(cache, tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"{path}: solved in ") and "tables written" in out
     assert any(e.current for e in diskcache.entries())
+
+
+# -- a cache folder that cannot be used ------------------------------------------------------------
+
+def test_a_cache_dir_that_is_a_file_is_reported_by_the_cli_and_warned_once_by_solves(tmp_path, monkeypatch, capsys,
+                                                                                     caplog):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("HLAVOLAMY_CACHE_DIR", str(blocker / "sub"))
+    monkeypatch.setattr(diskcache, "_warned", set())
+    assert main(["cache"]) == 2
+    out = capsys.readouterr().out
+    assert f"unusable: {blocker} is not a folder" in out and "HLAVOLAMY_CACHE_DIR" in out
+    with caplog.at_level("WARNING", logger=diskcache.__name__):
+        diskcache.save(KEY, "solve.plan", [1])
+        diskcache.save(KEY, "solve.other", [2])
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "is not a folder" in warnings[0] and "rebuilt by every run" in warnings[0]
+    assert diskcache.load(KEY, "solve.plan", (), list) is None  # solves carry on without it
+
+
+def test_a_cache_dir_that_cannot_be_written_is_reported(cache, monkeypatch, capsys):
+    cache.mkdir()
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(diskcache.tempfile, "mkstemp", refuse)
+    assert diskcache.unusable() == f"{cache} cannot be written: Permission denied"
+    assert main(["cache"]) == 2
+    assert "unusable" in capsys.readouterr().out
+
+
+@pytest.mark.skipif(not Path("/proc/1").is_dir(), reason="needs Linux's /proc")
+def test_proc_as_the_cache_dir_is_unusable(monkeypatch):
+    monkeypatch.setenv("HLAVOLAMY_CACHE_DIR", "/proc/1")
+    assert diskcache.unusable() is not None
+
+
+def test_a_usable_cache_dir_is_not_created_by_asking(cache):
+    assert diskcache.unusable() is None and not cache.exists()

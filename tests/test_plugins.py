@@ -333,3 +333,67 @@ def test_the_app_contains_a_geometry_failing_to_build(tmp_path, monkeypatch, qtb
     with pytest.raises(manager.PluginError, match="failed to build a puzzle: KeyError"):
         document.new(get_plugin_host().geometry("build_raises"), {})
     assert document.puzzle is None
+
+
+# -- slow plugins and disabling by name -------------------------------------------------------------
+
+class FakeClock:
+    """A clock a plugin "sleeps" on by advancing it (tests/fake_plugins/slow_import.py)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch) -> FakeClock:
+    fake = FakeClock()
+    monkeypatch.setitem(sys.modules, "hlavolamy_test_clock", fake)
+    monkeypatch.delitem(sys.modules, "hlavolamy_plugin_slow_import", raising=False)  # imported by an earlier test
+    monkeypatch.delenv(manager.DISABLE_VARIABLE, raising=False)
+    return fake
+
+
+def test_a_slow_plugin_is_named_with_its_load_time(tmp_path, clock, caplog):
+    folder = plugin_folder(tmp_path, "toy.py", "slow_import.py")
+    with caplog.at_level(logging.WARNING, logger="hlavolamy.plugins.manager"):
+        host = PluginHost([folder], entry_points=False, clock=clock)
+    assert host.slow == [manager.SlowPlugin("slow_import", str(folder / "slow_import.py"), 60.0)]
+    assert host.load_seconds("slow_import") == 60.0 and host.load_seconds("toy") is None
+    assert [f.name for f in host.failures] == ["slow_import"]  # and it still says why it failed
+    warning = next(r.getMessage() for r in caplog.records if "took" in r.getMessage())
+    assert "slow_import" in warning and "60.0 s" in warning and "HLAVOLAMY_DISABLE_PLUGINS=slow_import" in warning
+
+
+def test_plugins_command_lists_the_slow_plugin_and_how_to_skip_it(tmp_path, clock, monkeypatch, capsys):
+    folder = plugin_folder(tmp_path, "toy.py", "slow_import.py")
+    monkeypatch.setattr(manager, "_host", PluginHost([folder], entry_points=False, clock=clock))
+    assert cli.main(["plugins"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"slow_import: .*no @hookimpl.*\(slow: 60\.0 s to load\)", out)
+    assert "slow to load (over 1 s): slow_import" in out and "HLAVOLAMY_DISABLE_PLUGINS=slow_import" in out
+
+
+def test_a_disabled_plugin_is_not_imported_and_is_listed(tmp_path, clock, monkeypatch, capsys):
+    folder = plugin_folder(tmp_path, "toy.py", "slow_import.py", "ring_package")
+    monkeypatch.setenv(manager.DISABLE_VARIABLE, "slow_import, ring_package")
+    host = PluginHost([folder], entry_points=False, clock=clock)
+    assert clock.now == 1000.0 and "hlavolamy_plugin_slow_import" not in sys.modules
+    assert [p.name for p in host.plugins] == ["toy"] and host.failures == [] and host.slow == []
+    assert [p.name for p in host.disabled] == ["ring_package", "slow_import"]
+    monkeypatch.setattr(manager, "_host", host)
+    assert cli.main(["plugins"]) == 0
+    out = capsys.readouterr().out
+    assert "disabled by HLAVOLAMY_DISABLE_PLUGINS (not imported):\n  ring_package\n" in out and "  slow_import\n" in out
+
+
+def test_disabled_names_are_split_on_commas_and_spaces(monkeypatch):
+    monkeypatch.setenv(manager.DISABLE_VARIABLE, " a,b  c,, ")
+    assert manager.disabled_names() == {"a", "b", "c"}
+    monkeypatch.delenv(manager.DISABLE_VARIABLE)
+    assert manager.disabled_names() == frozenset()

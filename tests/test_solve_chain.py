@@ -15,7 +15,7 @@ from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, UnreachableError
 from hlavolamy.analysis.memo import forget_shared
-from hlavolamy.solve.chain import CACHE_KEY, ChainTooLarge, build_chain, chain_solve
+from hlavolamy.solve.tables.chain import CACHE_KEY, ChainTooLarge, build_chain, chain_solve
 from tests.conftest import PUZZLES
 
 
@@ -101,10 +101,10 @@ def test_progress_is_reported(tiny_puzzle):
 
 
 def test_too_large_group_is_refused(monkeypatch, tiny_puzzle):
-    monkeypatch.setattr("hlavolamy.solve.chain.MAX_TABLE_BYTES", 10)
+    monkeypatch.setattr("hlavolamy.solve.tables.chain.MAX_TABLE_BYTES", 10)
     with pytest.raises(ChainTooLarge, match="too large for the chain solver.*MiB"):
         build_chain(tiny_puzzle)
-    monkeypatch.setattr("hlavolamy.solve.chain.MAX_MOVED_CELLS", 3)
+    monkeypatch.setattr("hlavolamy.solve.tables.chain.MAX_MOVED_CELLS", 3)
     with pytest.raises(ChainTooLarge, match="move 4 cells"):
         build_chain(tiny_puzzle)
 

@@ -13,7 +13,7 @@ from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
 from hlavolamy.solve import solve
-from hlavolamy.solve.simplify import simplify
+from hlavolamy.solve.passes.simplify import simplify
 
 
 def random_puzzle(data: st.DataObject, cells: tuple[int, int], coloured: bool = False) -> Puzzle:
@@ -50,7 +50,7 @@ def test_random_small_groups_solve_exactly(data):
     puzzle = random_puzzle(data, (2, 9))
     state = scrambled(puzzle, data)
     sol = solve(puzzle, state)
-    assert sol.verified and replay(puzzle, state, sol.moves).is_solved()
+    assert replay(puzzle, state, sol.moves).is_solved()
     assert sol.length == puzzle.length(sol.moves)
 
 
@@ -185,8 +185,8 @@ def test_shipped_cubes_random_positions(name):
 
 
 def test_triple_search_setups_carry_the_triple():
-    from hlavolamy.solve.greedy import local_moves
-    from hlavolamy.solve.targeted import TripleSearch
+    from hlavolamy.solve.macros.greedy import local_moves
+    from hlavolamy.solve.macros.targeted import TripleSearch
 
     puzzle = ring_and_swap(6)
     cells = np.arange(6)

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import hlavolamy.solve.pdb as pdb
-import hlavolamy.solve.search as search_module
-import hlavolamy.solve.strategies as strategies
+import hlavolamy.solve.tables.pdb as pdb
+import hlavolamy.solve.strategies.search as search_module
+import hlavolamy.solve.auto as auto_module
 from hlavolamy.analysis.independent import generators
 from hlavolamy.analysis.memo import forget_shared
 from hlavolamy.core import perm as P
@@ -22,9 +22,10 @@ from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, HlavolamyError
 from hlavolamy.solve import solve
-from hlavolamy.solve.ida import _colours_tell_pieces, _most_in_a_row, optimal, optimal_feasible
+from hlavolamy.solve.strategies.optimal import _colours_tell_pieces, optimal, optimal_feasible
+from hlavolamy.solve.tables.steps import _most_in_a_row
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.search import SearchFailed
+from hlavolamy.solve.strategies.search import SearchFailed
 
 WREATH_6 = {"l": [1, 2, 3, 4, 5, 0, 6, 7, 8, 9], "r": [6, 1, 8, 3, 4, 5, 7, 2, 9, 0]}
 """Santa 2023's wreath_6/6: two rings of six cells meeting in cells 0 and 2."""
@@ -191,7 +192,7 @@ def test_auto_uses_it_between_breadth_first_search_and_the_chain():
 def test_auto_falls_back_when_the_budget_runs_out():
     puzzle = Puzzle([str(i) for i in range(8)], {"a": [1, 2, 3, 4, 5, 6, 7, 0], "b": [1, 0, 2, 3, 4, 5, 6, 7]})
     start = State.solved(puzzle).apply("a b a a b a' b a a a b")
-    with patch.object(search_module, "MAX_ORDER", 100), patch.object(strategies, "AUTO_NODES", 0):
+    with patch.object(search_module, "MAX_ORDER", 100), patch.object(auto_module, "AUTO_NODES", 0):
         found = solve(puzzle, start)
     assert found.strategy != "optimal" and start.apply(found.moves).is_solved()
 

@@ -12,8 +12,8 @@ from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import invert
 from hlavolamy.solve import solve
-from hlavolamy.solve.decompose import phase0, plan
-from hlavolamy.solve.insertion import TurnCodes, GroupMoves, insert_word, GroupSequence, best_insertions, candidates, insert_group
+from hlavolamy.solve.macros.decompose import phase0, plan
+from hlavolamy.solve.macros.insert import TurnCodes, GroupMoves, insert_word, GroupSequence, best_insertions, candidates, insert_group
 from hlavolamy.solve.problem import Problem
 from tests.conftest import PUZZLES
 
@@ -33,7 +33,7 @@ def _biggest_table(puzzle):
 def test_random_scrambles_are_solved_and_replay(rubik3, seed, length):
     state = State.solved(rubik3).apply(random_scramble(rubik3, length, seed))
     solution = solve(rubik3, state, strategy="insertion")
-    assert solution.verified and solution.strategy == "insertion"
+    assert solution.strategy == "insertion"
     assert state.apply(solution.moves).is_solved()
 
 

@@ -10,9 +10,9 @@ from hlavolamy.analysis.invariants import invariants
 from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
-from hlavolamy.solve.decompose import plan
+from hlavolamy.solve.macros.decompose import plan
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.quotient import _gfp_solve, bfs_quotient, fix_parities_linear, invariant_vector
+from hlavolamy.solve.tables.quotient import _gfp_solve, bfs_quotient, fix_parities_linear, invariant_vector
 from tests.conftest import PUZZLES
 
 

@@ -11,7 +11,9 @@ import pytest
 from hlavolamy.analysis.blocking import shape_graph, stabiliser
 from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.state import State
+from hlavolamy.solve import solve
 from hlavolamy.errors import IllegalMoveError, UnreachableError
 from hlavolamy.plugins.manager import PluginHost
 
@@ -69,7 +71,7 @@ def test_shape_graph_and_home_group(square1):
 
 
 def test_phase1_brings_random_shapes_home_legally(square1):
-    from hlavolamy.solve.blocked import phase1, shape_index
+    from hlavolamy.solve.strategies.blocked import phase1, shape_index
 
     graph = shape_graph(square1)
     home = graph.space.home
@@ -83,7 +85,7 @@ def test_phase1_brings_random_shapes_home_legally(square1):
 
 def test_shortcuts_cut_detours_and_stay_legal(square1):
     from hlavolamy.core.turns import Turn, invert
-    from hlavolamy.solve.blocked import shortcut
+    from hlavolamy.solve.strategies.blocked import shortcut
 
     state = State.solved(square1).apply("U3 D3")  # the cube shape, both layers turned
     detour = random_scramble(square1, 12, 5, start=state)
@@ -110,16 +112,16 @@ def test_geometry_data_is_checked(geometry):
 
 
 def test_unreachable_square1_position_is_explained(square1):
-    from hlavolamy.solve.blocked import _Budget, two_phase
+    from hlavolamy.solve.strategies.blocked import two_phase
 
     perm = np.arange(28)
     perm[[0, 1]] = [1, 0]  # one corner's two wedges swapped: the corner would be upside down
     with pytest.raises(UnreachableError, match="not in the group"):
-        two_phase(square1, shape_graph(square1), perm, budget=_Budget(None, None))
+        two_phase(square1, shape_graph(square1), perm, budget=CancelToken())
     perm = np.arange(28)
     perm[[1, 2]] = [2, 1]  # a corner's wedge swapped with the edge beside it: the corner torn apart
     with pytest.raises(UnreachableError, match=r"fused cells at positions \[0, 2\]"):
-        two_phase(square1, shape_graph(square1), perm, budget=_Budget(None, None))
+        two_phase(square1, shape_graph(square1), perm, budget=CancelToken())
 
 
 def test_view_draws_and_hit_tests(square1, geometry, qtbot):
@@ -145,13 +147,10 @@ def test_view_draws_and_hit_tests(square1, geometry, qtbot):
 
 
 def _solve(puzzle, seed: int, n_moves: int):
-    from hlavolamy.solve.blocked import solve_blocked
-
     scramble = random_scramble(puzzle, n_moves, seed)
     state = State.solved(puzzle).apply(scramble)  # every scramble step is checked legal
-    solution = solve_blocked(puzzle, state)
+    solution = solve(puzzle, state)
     assert state.apply(solution.moves, check_legal=True).is_solved()  # every solving step legal too
-    assert solution.verified
     return solution
 
 

@@ -31,7 +31,7 @@ from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
-from hlavolamy.errors import PuzzleError, UnreachableError
+from hlavolamy.errors import PuzzleError, UnreachableError, quoted
 
 
 def _target_array(puzzle: Puzzle, colour_ids: Sequence[int] | np.ndarray) -> np.ndarray:
@@ -343,6 +343,6 @@ def state_from_colours(puzzle: Puzzle, labels: Sequence[str], *, wildcards: int 
     unknown = [(cell, label) for cell, label in enumerate(labels) if label not in index]
     if unknown:
         cell, label = unknown[0]
-        raise PuzzleError(f"colours: position {cell} has {label!r}, not a colour of the puzzle "
+        raise PuzzleError(f"colours: position {cell} has {quoted(label)}, not a colour of the puzzle "
                           f"({', '.join(puzzle.colour_labels)})")
     return assign_colours(puzzle, [index[label] for label in labels], wildcards=wildcards)

@@ -27,18 +27,41 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+_OPTIONS = {"-h": False, "--help": False, "--json": False, "--from-state": True}
+"""``apply``'s options, and whether each takes a value."""
+
+
 def prepare_argv(args: list[str]) -> list[str]:
-    """Make ``apply PUZZLE -R`` work: arguments like ``-R`` or ``-(R U)`` that are no option of
+    """Make ``apply PUZZLE -R`` work: arguments like ``-R``, ``-(R U)`` or ``----R`` that are no option of
     ``apply`` are notation (docs/notation.md), so they go after a ``--`` where argparse takes them
-    as the SEQUENCE. Unchanged when the user wrote ``--`` already.
+    as the SEQUENCE (and the notation parser says what is wrong with them). Unchanged when the
+    user wrote ``--`` already.
     """
     if "--" in args:
         return args
-    options = {"-h", "--help", "--json", "--from-state"}
-    moves = [a for a in args if len(a) > 1 and a[0] == "-" and a[1] != "-" and a not in options]
-    if not moves:
-        return args
-    return [a for a in args if a not in moves] + ["--", *moves]
+    kept: list[str] = []
+    moves: list[str] = []
+    value_next = False
+    for arg in args:
+        if not value_next and len(arg) > 1 and arg[0] == "-":
+            option = _option(arg)
+            if option is None:
+                moves.append(arg)
+                continue
+            value_next = _OPTIONS[option] and "=" not in arg
+        else:
+            value_next = False
+        kept.append(arg)
+    return [*kept, "--", *moves] if moves else kept
+
+
+def _option(arg: str) -> str | None:
+    """The option ``arg`` names as argparse reads it (``--from-state=X``, ``--js``), or None when it is notation."""
+    name = arg.split("=", 1)[0] if arg.startswith("--") else arg
+    if name in _OPTIONS:
+        return name
+    matches = [option for option in _OPTIONS if name.startswith("--") and len(name) > 2 and option.startswith(name)]
+    return matches[0] if len(matches) == 1 else None
 
 
 def run(args: argparse.Namespace) -> int:

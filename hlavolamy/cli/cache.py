@@ -37,6 +37,11 @@ def run(args: argparse.Namespace) -> int:
     if folder is None:
         print(f"disk cache: off (HLAVOLAMY_CACHE_DIR={diskcache.DISABLED})")
         return 0
+    problem = diskcache.unusable()
+    if problem is not None:
+        print(f"disk cache {folder}: unusable: {problem}. Solves work without it but rebuild their tables "
+              f"every run; set HLAVOLAMY_CACHE_DIR to a writable folder, or to '{diskcache.DISABLED}'")
+        return 2
     if args.build:
         return _build(args.build)
     if args.clear:

@@ -16,11 +16,11 @@ from typing import IO, Any
 
 import numpy as np
 
-from hlavolamy.core.fileformat import PuzzleFile, load_puzzle, loads_puzzle, parse_json, read_text
+from hlavolamy.core.fileformat import STDIN, PuzzleFile, load_puzzle, loads_puzzle, parse_json, read_text
 from hlavolamy.core.perm import format_cycles
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
-from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.errors import FileFormatError, HlavolamyError, cut, quoted
 
 
 def check_wildcards(count: int) -> int:
@@ -45,7 +45,7 @@ def add_puzzle_argument(parser: argparse.ArgumentParser) -> None:
 def load_puzzle_arg(path: str) -> PuzzleFile:
     """Load the PUZZLE argument; errors name the file and the bad value."""
     if path == "-":
-        return loads_puzzle(sys.stdin.read(), "<stdin>")
+        return loads_puzzle(read_text(path, "puzzle file"), STDIN)
     return load_puzzle(path)
 
 
@@ -65,7 +65,7 @@ def parse_state_json(text_or_path: str, puzzle: Puzzle) -> State:
         raise FileFormatError("a state is a list of cell indices (or an object with \"perm\")", source, where)
     bad = next((i for i, v in enumerate(perm) if type(v) is not int), None)
     if bad is not None:  # numpy would take 1.0 and true as cell indices
-        raise FileFormatError(f"a cell index is an integer, not {json.dumps(perm[bad])[:30]}", source, f"{where}/{bad}")
+        raise FileFormatError(f"a cell index is an integer, not {cut(json.dumps(perm[bad]), 30)}", source, f"{where}/{bad}")
     try:
         return State(puzzle, perm)
     except HlavolamyError as exc:
@@ -84,7 +84,7 @@ def parse_colours_json(text_or_path: str, puzzle: Puzzle) -> np.ndarray:
     for cell, label in enumerate(labels):
         if label not in index:
             known = ", ".join(repr(k) for k in puzzle.colour_labels)
-            raise FileFormatError(f"{label!r} is not a colour of the puzzle ({known})", source, f"{where}/{cell}")
+            raise FileFormatError(f"{quoted(label)} is not a colour of the puzzle ({known})", source, f"{where}/{cell}")
     return np.array([index[label] for label in labels], dtype=np.int32)
 
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from hlavolamy.plugins.manager import default_folders, get_plugin_host
+from hlavolamy.plugins.manager import (
+    DISABLE_VARIABLE,
+    SLOW_LOAD_SECONDS,
+    default_folders,
+    get_plugin_host,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,14 +27,27 @@ def run(args: argparse.Namespace) -> int:
     print("plugins:" if host.plugins else "plugins: none loaded")
     for plugin in host.plugins:
         provides = ", ".join(plugin.geometries) or "no geometry"
-        print(f"  {plugin.name}: {provides}")
+        print(f"  {plugin.name}: {provides}{_slow(host.load_seconds(plugin.name))}")
         print(f"      from {plugin.source}")
     if host.failures:
         print("failed (skipped):")
         for failure in host.failures:
-            print(f"  {failure.name}: {failure.error}")
+            print(f"  {failure.name}: {failure.error}{_slow(host.load_seconds(failure.name))}")
             print(f"      from {failure.source}")
+    if host.slow:
+        names = ",".join(dict.fromkeys(s.name for s in host.slow))
+        print(f"slow to load (over {SLOW_LOAD_SECONDS:g} s): {names}; every command that loads plugins waits for "
+              f"them. {DISABLE_VARIABLE}={names} skips them")
+    if host.disabled:
+        print(f"disabled by {DISABLE_VARIABLE} (not imported):")
+        for plugin in host.disabled:
+            print(f"  {plugin.name}")
+            print(f"      from {plugin.source}")
     print("folders searched (first wins), then entry points in group hlavolamy.plugins:")
     for folder in default_folders():
         print(f"  {folder}{'' if folder.is_dir() else '  (absent)'}")
     return 0
+
+
+def _slow(seconds: float | None) -> str:
+    return "" if seconds is None else f"  (slow: {seconds:.1f} s to load)"

@@ -96,8 +96,7 @@ def run(args: argparse.Namespace) -> int:
     text = puzzle.format(solution.moves)
     if args.json:
         print(json.dumps({"start": start, "moves": text, "turns": [list(t) for t in solution.moves],
-                          "length": solution.length, "time": round(solution.time, 3), "strategy": solution.strategy,
-                          "verified": solution.verified}, ensure_ascii=False))
+                          "length": solution.length, "time": round(solution.time, 3), "strategy": solution.strategy}, ensure_ascii=False))
     else:
         if scramble is not None:
             print(f"scramble: {start['scramble']}")

@@ -11,9 +11,12 @@ name). The payload is a pickle read back by :class:`SafeUnpickler`, which
 builds nothing but numpy arrays and the classes the caller names, so a
 planted file cannot run code.
 
-Failures never surface: a missing, truncated, corrupt, foreign or
+Failures never stop a solve: a missing, truncated, corrupt, foreign or
 other-version file reads as missing (logged at debug) and is rebuilt and
-overwritten by the caller; a failed write is logged and forgotten. Writes go
+overwritten by the caller; a failed write is logged and forgotten. A cache
+folder that cannot be used at all (``HLAVOLAMY_CACHE_DIR`` naming a file,
+or a folder that cannot be written) is warned about once per process, and
+``hlavolamy cache`` says why (:func:`unusable`). Writes go
 to a temporary file first and are moved into place with :func:`os.replace`,
 so processes writing the same entry at once (the Santa runner's workers)
 leave one whole file. After each write the least recently used files are
@@ -46,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from hlavolamy.core.limits import json_too_deep
+from hlavolamy.errors import quoted
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +73,8 @@ _NUMPY_NAMES = frozenset({
     ("numpy._core.multiarray", "scalar"), ("numpy.core.multiarray", "scalar"),
 })
 """What pickled numpy arrays, dtypes and scalars are built from (numpy 1 and 2 spell the module differently)."""
+_warned: set[Path] = set()
+"""Cache folders already warned about in this process (the warning is given once, not per table)."""
 _written_after = 0.0
 """Entries written before this time are not used by this process (see :func:`forget`)."""
 
@@ -121,7 +127,7 @@ def _size_setting() -> tuple[int, str | None]:
     except ValueError:
         megabytes = math.nan
     if not (math.isfinite(megabytes) and megabytes >= 0):
-        problem = f"HLAVOLAMY_CACHE_MAX_MB={text[:30]!r} is not a number of megabytes (0 or more); using {DEFAULT_LIMIT_MB}"
+        problem = f"HLAVOLAMY_CACHE_MAX_MB={quoted(text, 30)} is not a number of megabytes (0 or more); using {DEFAULT_LIMIT_MB}"
         log.debug("disk cache: %s", problem)
         return default, problem
     return int(megabytes * 2**20), None
@@ -188,8 +194,48 @@ def save(key: str, name: str, value: object, label: str = "") -> None:
         _write_atomic(path, _MAGIC + json.dumps(header).encode() + b"\n", payload)
     except Exception as exc:  # noqa: BLE001 - a cache that cannot write only costs time
         log.debug("disk cache: could not write %s: %s", path, exc)
+        _warn_unusable(path.parent)
         return
     _trim(path.parent, size_limit(), keep=path)
+
+
+def unusable() -> str | None:
+    """Why the cache folder cannot hold tables (a file stands there, it cannot be written), or None.
+
+    Creates nothing: a folder that does not exist yet is fine when the
+    nearest folder above it can be written.
+    """
+    folder = cache_dir()
+    if folder is None:
+        return None
+    existing = folder
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{existing} is not a folder"
+    if existing == folder:
+        try:
+            fd, probe = tempfile.mkstemp(dir=folder, prefix=".probe.", suffix=".tmp")
+        except OSError as exc:
+            return f"{folder} cannot be written: {exc.strerror or exc}"
+        os.close(fd)
+        Path(probe).unlink(missing_ok=True)
+        return None
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"{folder} cannot be created: {existing} is not writable"
+    return None
+
+
+def _warn_unusable(folder: Path) -> None:
+    """Say once per process that tables are not kept, when the cache folder is the reason."""
+    if folder in _warned:
+        return
+    problem = unusable()
+    if problem is None:
+        return
+    _warned.add(folder)
+    log.warning("disk cache: %s; tables are rebuilt by every run (set HLAVOLAMY_CACHE_DIR to a writable folder, "
+                "or to '%s'; hlavolamy cache shows the cache)", problem, DISABLED)
 
 
 def entries() -> list[CacheFile]:

@@ -27,24 +27,26 @@ Reference with examples: ``docs/file-format.md``.
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import os
 import re
+import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 
-from hlavolamy.core.limits import MAX_CELLS, MAX_INT_DIGITS, MAX_JSON_DEPTH, json_too_deep
+from hlavolamy.core.limits import MAX_CELLS, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_JSON_DEPTH, json_too_deep
 from hlavolamy.core.puzzle import PluginRecord, Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import FileFormatError, HlavolamyError, PuzzleError
+from hlavolamy.errors import FileFormatError, HlavolamyError, PuzzleError, cut, quoted
 
 FORMAT = "hlavolamy"
 VERSION = 1
@@ -95,7 +97,7 @@ def puzzle_to_dict(
     data.update((key, value) for key, value in optional.items() if value not in (None, "", [], {}))
     for key, value in (extra or {}).items():
         if key in KNOWN_KEYS:
-            raise ValueError(f"extra key {key!r} is a key of the format itself")
+            raise ValueError(f"extra key {quoted(key)} is a key of the format itself")
         data[key] = value
     return data
 
@@ -165,7 +167,7 @@ def write_atomic(path: Path, text: str) -> None:
     if path.is_dir():
         raise FileFormatError("is a folder; give the name of the file to write", given)
     if not path.parent.is_dir():
-        raise FileFormatError(f"cannot write: the folder {str(path.parent)!r} does not exist", given)
+        raise FileFormatError(f"cannot write: the folder {quoted(str(path.parent))} does not exist", given)
     remove_stale_temporaries(path.parent)
     tmp = None
     try:
@@ -246,16 +248,64 @@ def load_puzzle(path: str | os.PathLike[str]) -> PuzzleFile:
 
 
 def read_text(path: str | os.PathLike[str], what: str = "file") -> str:
-    """A UTF-8 text file (a byte-order mark is dropped); a missing or undecodable file is a
-    :class:`FileFormatError` naming it (``what`` says what the file was meant to be)."""
+    """A UTF-8 text file, or standard input for ``-``, read through :func:`read_stream`.
+
+    A missing, undecodable, binary or too large file is a :class:`FileFormatError`
+    naming it (``what`` says what the file was meant to be).
+    """
+    if os.fspath(path) == "-":
+        return read_stream(sys.stdin, STDIN)
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as stream:
+            return read_stream(stream, str(path), what)
     except OSError as exc:
         raise FileFormatError(f"cannot read the {what}: {exc.strerror or exc}", str(path)) from None
+
+
+STDIN = "<stdin>"
+"""How errors name standard input."""
+_CHUNK = 1 << 20
+
+
+def read_stream(stream: IO[bytes] | IO[str] | None, source: str, what: str = "file", limit: int | None = None) -> str:
+    """The text of ``stream``, refused the moment it passes ``limit`` bytes, holds a NUL byte or stops being UTF-8.
+
+    The one bounded reader of every text input: it reads in chunks, so
+    ``/dev/zero`` or an endless pipe costs one chunk, never the memory. A
+    text stream is read through its bytes (``sys.stdin.buffer``), so the
+    terminal's encoding settings cannot raise a ``UnicodeDecodeError``; a
+    byte-order mark is dropped. ``limit`` defaults to :data:`MAX_FILE_BYTES`.
+    """
+    limit = MAX_FILE_BYTES if limit is None else limit
+    if stream is None:
+        raise FileFormatError(f"no {what} to read: standard input is closed", source)
+    raw = getattr(stream, "buffer", stream)
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    parts: list[str] = []
+    size = 0
+    while True:
+        chunk = raw.read(_CHUNK)
+        if not chunk:
+            break
+        nul = chunk.find("\0" if isinstance(chunk, str) else b"\0")
+        if nul >= 0:
+            raise FileFormatError(f"binary data, not a text {what} (a NUL byte at byte {size + nul})", source)
+        if isinstance(chunk, str):  # an already decoded stream (a StringIO)
+            parts.append(chunk)
+        else:
+            pending = len(decoder.getstate()[0])
+            try:
+                parts.append(decoder.decode(chunk))
+            except UnicodeDecodeError as exc:
+                raise FileFormatError(f"not UTF-8 text (byte {size - pending + exc.start})", source) from None
+        size += len(chunk)
+        if size > limit:
+            raise FileFormatError(f"larger than the {limit / 2**20:g} MiB a {what} may have (docs/limits.md)", source)
     try:
-        return raw.decode("utf-8-sig")
+        parts.append(decoder.decode(b"", final=True))
     except UnicodeDecodeError as exc:
-        raise FileFormatError(f"not UTF-8 text (byte {exc.start})", str(path)) from None
+        raise FileFormatError(f"not UTF-8 text (byte {size - len(decoder.getstate()[0]) + exc.start})", source) from None
+    return "".join(parts)
 
 
 def loads_puzzle(text: str, source: str = "<data>") -> PuzzleFile:
@@ -313,8 +363,7 @@ class _JsonValueError(ValueError):
 
 def _bounded_int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_INT_DIGITS:
-        shown = digits if len(digits) <= 30 else f"{digits[:12]}..."
-        raise _JsonValueError(f"the integer {shown} has {len(digits.lstrip('-'))} digits; "
+        raise _JsonValueError(f"the integer {cut(digits, 30, 'digits')} has {len(digits.lstrip('-'))} digits; "
                               f"at most {MAX_INT_DIGITS} are allowed", digits)
     return int(digits)
 
@@ -322,7 +371,7 @@ def _bounded_int(digits: str) -> int:
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _JsonValueError(f"the number {text[:30]} is too large", text)
+        raise _JsonValueError(f"the number {cut(text, 30)} is too large", text)
     return value
 
 
@@ -351,7 +400,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _JsonValueError(f"the key {key!r} appears twice in one object")
+            raise _JsonValueError(f"the key {quoted(key)} appears twice in one object")
         out[key] = value
     return out
 
@@ -402,7 +451,7 @@ class _Reader:
         if "format" not in self.data:
             raise self.fail(f'missing key "format": not a Hlavolamy puzzle file (expected "format": "{FORMAT}")')
         if self.data["format"] != FORMAT:
-            raise self.fail(f"expected {FORMAT!r}, found {self.data['format']!r}: not a Hlavolamy puzzle file", "format")
+            raise self.fail(f"expected {FORMAT!r}, found {quoted(self.data['format'])}: not a Hlavolamy puzzle file", "format")
         version = self.typed("version", int)
         if version > VERSION:
             raise self.fail(
@@ -417,7 +466,7 @@ class _Reader:
         container = self.data if container is None else container
         if key not in container:
             if default is ...:
-                raise self.fail(f"missing key {key!r}", *where)
+                raise self.fail(f"missing key {quoted(key)}", *where)
             return default
         value = container[key]
         if not _is_kind(value, kind):
@@ -502,7 +551,7 @@ class _Reader:
         palette = self.typed("palette", dict, {})
         for label, colour in palette.items():
             if not isinstance(colour, str) or not _HEX_COLOUR.fullmatch(colour):
-                raise self.fail(f'must be a colour "#rrggbb", not {colour!r}', "palette", label)
+                raise self.fail(f'must be a colour "#rrggbb", not {quoted(colour)}', "palette", label)
         return palette
 
     def aliases(self) -> dict[str, str]:
@@ -578,7 +627,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return f"the number {value!r}"
+        return f"the number {quoted(value)}"
     if isinstance(value, str):
-        return f"the string {value!r}" if len(value) < 40 else "a string"
+        return f"the string {quoted(value)}" if len(value) < 40 else "a string"
     return {list: "a list", dict: "an object"}.get(type(value), type(value).__name__)

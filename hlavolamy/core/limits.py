@@ -39,6 +39,14 @@ MAX_CELLS = 1_000_000
 MAX_SCRAMBLE = MAX_TURNS
 """Longest random scramble (``scramble --moves``, ``solve --scramble``)."""
 
+MAX_FILE_BYTES = 64 * 2**20
+"""Largest text file read (puzzle files, every import format, standard input): 64 MiB.
+
+The largest Santa 2023 puzzle's file is about 5 MB and a 50x50x50 cube's
+about 32 MB; past this the input is refused before it is held whole, so
+``/dev/zero`` or an endless pipe cannot take the memory.
+"""
+
 
 def int_within(digits: str, maximum: int) -> int | None:
     """The value of a decimal digit string if it is at most ``maximum``, else None.

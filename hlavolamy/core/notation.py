@@ -26,13 +26,14 @@ commutators can be shown as typed; :func:`flatten` turns it into the
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hlavolamy.core.limits import MAX_NESTING, MAX_POWER, MAX_TURNS, int_within
 from hlavolamy.core.turns import Turn, invert
-from hlavolamy.errors import NotationError
+from hlavolamy.errors import NotationError, cut, quoted
 
 _DIGITS = "0123456789"
 _CLOSERS = ")],:"
@@ -81,13 +82,26 @@ Node = Name | Group | Commutator | Conjugate
 
 # -- public API ----------------------------------------------------------------
 def parse_tree(text: str, names: Collection[str]) -> tuple[Node, ...]:
-    """Parse ``text`` into a tree; ``names`` are every move and alias name."""
+    """Parse ``text`` into a tree; ``names`` are every move and alias name.
+
+    A text with more than :data:`MAX_TURNS` names is refused before it is
+    parsed: every name is at least one turn, and a million-token parse is
+    seconds of work for a sequence that would be refused anyway.
+    """
+    if len(text) >= 2 * MAX_TURNS:  # shorter texts cannot hold MAX_TURNS + 1 names and their separators
+        beyond = next(itertools.islice(_NAME_START.finditer(text), MAX_TURNS, None), None)
+        if beyond is not None:
+            raise NotationError(f"the sequence has more than {MAX_TURNS} moves", text, beyond.start() + 1)
     return _Parser(text, frozenset(names)).parse()
 
 
 def flatten(items: Sequence[Node], aliases: Mapping[str, Sequence[Turn]] = {}, text: str = "") -> list[Turn]:
-    """The generator turns of a tree, aliases expanded (``text`` only for error messages)."""
-    return _Flattener(aliases, text).sequence(items)
+    """The generator turns of a tree, aliases expanded (``text`` only for error messages).
+
+    The length is counted on the tree first, so a tree over :data:`MAX_TURNS` is refused before any expanding.
+    """
+    _Counter(aliases, text).sequence(items)
+    return _Flattener(aliases).sequence(items)
 
 
 def parse(text: str, moves: Collection[str], aliases: Mapping[str, list[Turn]]) -> list[Turn]:
@@ -143,17 +157,15 @@ def _format_node(node: Node, known: frozenset[str]) -> str:
 
 # -- flattening ----------------------------------------------------------------
 class _Flattener:
-    """Expands a tree, refusing results longer than :data:`MAX_TURNS` before building them."""
+    """Expands a tree whose length :class:`_Counter` has checked, so no sequence built is over :data:`MAX_TURNS`."""
 
-    def __init__(self, aliases: Mapping[str, Sequence[Turn]], text: str):
+    def __init__(self, aliases: Mapping[str, Sequence[Turn]]):
         self.aliases = aliases
-        self.text = text
 
     def sequence(self, items: Sequence[Node]) -> list[Turn]:
         out: list[Turn] = []
         for node in items:
             out.extend(self.node(node))
-            self._check_size(len(out), node)
         return out
 
     def node(self, node: Node) -> list[Turn]:
@@ -168,10 +180,42 @@ class _Flattener:
             body = a + b + invert(a)
             if isinstance(node, Commutator):
                 body += invert(b)
-        self._check_size(len(body) * abs(node.power), node)
         return (body if node.power > 0 else invert(body)) * abs(node.power)
 
-    def _check_size(self, size: int, node: Node) -> None:
+
+class _Counter:
+    """The number of turns a tree expands to, counted on the tree before anything is expanded.
+
+    Refuses at the first node that takes the count past :data:`MAX_TURNS`:
+    ``[[[R, U], U], U]`` nested 40 deep, or ``(R U)1000000 R``, costs a walk of
+    its few nodes, not the building of sequences that are then thrown away.
+    """
+
+    def __init__(self, aliases: Mapping[str, Sequence[Turn]], text: str):
+        self.aliases = aliases
+        self.text = text
+
+    def sequence(self, items: Sequence[Node]) -> int:
+        total = 0
+        for node in items:
+            total += self.node(node)
+            self.check(total, node)
+        return total
+
+    def node(self, node: Node) -> int:
+        if isinstance(node, Name):
+            if node.name not in self.aliases:
+                return 1
+            body = len(self.aliases[node.name])
+        elif isinstance(node, Group):
+            body = self.sequence(node.items)
+        else:
+            a, b = self.sequence(node.a), self.sequence(node.b)
+            body = 2 * a + (2 * b if isinstance(node, Commutator) else b)
+        self.check(body * abs(node.power), node)
+        return body * abs(node.power)
+
+    def check(self, size: int, node: Node) -> None:
         if size > MAX_TURNS:
             raise NotationError(f"the sequence expands to more than {MAX_TURNS} turns", self.text, node.column)
 
@@ -184,6 +228,8 @@ def _is_name_char(ch: str) -> bool:
 _SPACE = re.compile(r"\s*")
 _NAME_RUN = re.compile(r"[^\W]+")  # letters, digits, '_' (str.isalnum() or '_')
 _DIGIT_RUN = re.compile(r"[0-9]*")
+_NAME_START = re.compile(r"(?<!\w)[^\W\d]")
+"""The first character of a run that is a name (a run starting with a digit is a power: not counted)."""
 
 
 class _Parser:
@@ -308,21 +354,23 @@ class _Parser:
         if stem in self.names:
             return Name(stem), self.power_value(run[len(stem) :], start + len(stem))
         if not stem:
-            raise self.error(f"number {run!r} without a move before it", start)
+            raise self.error(f"number {quoted(run)} without a move before it", start)
         raise self.error(self.unknown_message(run), start)
 
     def unknown_message(self, run: str) -> str:
         """Name the unknown run and suggest close names (case-insensitive matches first)."""
         known = sorted(self.names)
-        close = [n for n in known if n.lower() == run.lower()]
-        close += [n for n in difflib.get_close_matches(run, known, n=3, cutoff=0.5) if n not in close]
+        close: list[str] = []
+        if len(run) <= 3 * max(map(len, known), default=0):  # longer runs match no name at cutoff 0.5
+            close = [n for n in known if n.lower() == run.lower()]
+            close += [n for n in difflib.get_close_matches(run, known, n=3, cutoff=0.5) if n not in close]
         if close:
             hint = "did you mean " + " or ".join(repr(c) for c in close[:3]) + "?"
         elif len(known) <= 24:
             hint = "known names: " + " ".join(known)
         else:
             hint = f"the puzzle has {len(known)} move and alias names"
-        return f"unknown move {run!r}; {hint}"
+        return f"unknown move {quoted(run)}; {hint}"
 
     def postfix(self, power: int | None) -> int:
         """Power markers after an atom: ``2``, ``'``, ``'3``, ``3'``, ``^2``, ``^-1``; at most one of each.
@@ -364,8 +412,7 @@ class _Parser:
     def power_value(self, digits: str, at: int) -> int:
         value = int_within(digits, MAX_POWER)
         if not value:
-            shown = digits if len(digits) <= 20 else f"{digits[:8]}... ({len(digits)} digits)"
-            raise self.error(f"bad power {shown}: a power is a whole number from 1 to {MAX_POWER}", at)
+            raise self.error(f"bad power {cut(digits, 20, 'digits')}: a power is a whole number from 1 to {MAX_POWER}", at)
         return value
 
 

@@ -22,7 +22,7 @@ from math import lcm
 
 import numpy as np
 
-from hlavolamy.errors import PermutationError
+from hlavolamy.errors import PermutationError, quoted
 
 DTYPE = np.int32
 Perm = np.ndarray
@@ -47,10 +47,10 @@ def as_perm(values: Sequence[int] | np.ndarray, name: str = "permutation", n: in
         if arr.dtype.kind != "f" or not np.all(np.equal(np.mod(arr, 1), 0)):  # strings, bools, objects
             bad = next((i for i, v in enumerate(values) if not _is_int(v)), None)
             if bad is not None:
-                raise PermutationError(f"{name}: entry {bad} is {_short(values[bad])}, not an integer")
+                raise PermutationError(f"{name}: entry {bad} is {quoted(values[bad], 30)}, not an integer")
             # integers beyond 64 bits (numpy keeps them as objects): surely out of range
             i = next(i for i, v in enumerate(values) if not 0 <= v < size)
-            raise PermutationError(f"{name}: entry {i} is {_short(values[i])}, out of range 0..{size - 1}")
+            raise PermutationError(f"{name}: entry {i} is {quoted(values[i], 30)}, out of range 0..{size - 1}")
     arr = arr.astype(np.int64)
     out_of_range = np.flatnonzero((arr < 0) | (arr >= size))
     if out_of_range.size:
@@ -64,16 +64,6 @@ def as_perm(values: Sequence[int] | np.ndarray, name: str = "permutation", n: in
     out = arr.astype(DTYPE)
     out.flags.writeable = False
     return out
-
-
-def _short(value: object) -> str:
-    """``repr`` cut short (Python will not even print an integer of over 4,300 digits)."""
-    if isinstance(value, int) and value.bit_length() > 1000:
-        return f"an integer of {value.bit_length()} bits"
-    text = repr(value)
-    return text if len(text) <= 30 else f"{text[:12]}... ({len(text)} characters)"
-
-
 def _is_int(v: object) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
 

@@ -19,30 +19,56 @@ ProgressCallback = Callable[[float, str], None]
 
 
 class CancelToken:
-    """Thread-safe flag; ``check()`` raises :class:`Cancelled` once set or past a deadline."""
+    """Thread-safe flag; ``check()`` raises :class:`Cancelled` once set, past a deadline, or when a parent fires.
 
-    def __init__(self, deadline: float | None = None):
+    A token made by :meth:`linked` answers for its parent too, so a callee
+    given a shorter deadline still stops on the user's cancel (and
+    :func:`interruptible`, which polls :attr:`cancelled`, sees both).
+
+    >>> parent = CancelToken()
+    >>> child = CancelToken.linked(parent, None)
+    >>> parent.cancel(); child.cancelled, child.user_cancelled
+    (True, True)
+    """
+
+    def __init__(self, deadline: float | None = None, parent: CancelToken | None = None):
         self._event = threading.Event()
         self.deadline = deadline
         """``time.monotonic()`` value after which :meth:`check` raises, or None."""
+        self.parent = parent
 
     @classmethod
     def with_time_limit(cls, seconds: float | None) -> CancelToken:
         return cls(None if seconds is None else time.monotonic() + seconds)
+
+    @classmethod
+    def linked(cls, parent: CancelToken | None, deadline: float | None) -> CancelToken:
+        """A token that fires at ``deadline`` (``time.monotonic()``) or whenever ``parent`` fires."""
+        return cls(deadline, parent)
 
     def cancel(self) -> None:
         self._event.set()
 
     @property
     def cancelled(self) -> bool:
-        return self._event.is_set() or (self.deadline is not None and time.monotonic() > self.deadline)
+        return (self._event.is_set() or (self.deadline is not None and time.monotonic() > self.deadline)
+                or (self.parent is not None and self.parent.cancelled))
 
     @property
     def user_cancelled(self) -> bool:
-        """Cancelled by :meth:`cancel` (not merely past the deadline)."""
-        return self._event.is_set()
+        """Cancelled by :meth:`cancel`, here or on a parent (not merely past a deadline)."""
+        return self._event.is_set() or (self.parent is not None and self.parent.user_cancelled)
+
+    @property
+    def earliest_deadline(self) -> float | None:
+        """The nearest deadline of this token and its parents (None: no deadline anywhere)."""
+        own = self.deadline
+        above = None if self.parent is None else self.parent.earliest_deadline
+        return above if own is None else own if above is None else min(own, above)
 
     def check(self) -> None:
+        if self.parent is not None:
+            self.parent.check()
         if self._event.is_set():
             raise Cancelled("cancelled")
         if self.deadline is not None and time.monotonic() > self.deadline:

@@ -23,7 +23,7 @@ import numpy as np
 
 from hlavolamy.core import perm as P
 from hlavolamy.core.turns import Turn, reduce_power
-from hlavolamy.errors import HlavolamyError, PuzzleError
+from hlavolamy.errors import HlavolamyError, PuzzleError, quoted
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class Puzzle:
         self.moves: dict[str, P.Perm] = {}
         for move_name, values in moves.items():
             _check_move_name(move_name, "moves")
-            self.moves[move_name] = P.as_perm(values, f"move {move_name!r}", n)
+            self.moves[move_name] = P.as_perm(values, f"move {quoted(move_name)}", n)
         self.palette: dict[str, str] = dict(palette or {})
         if cell_data is not None and len(cell_data) != n:
             raise PuzzleError(f"cell_data has {len(cell_data)} entries for {n} cells")
@@ -88,16 +88,16 @@ class Puzzle:
         for alias, text in (aliases or {}).items():
             _check_move_name(alias, "aliases")
             if alias in self.moves:
-                raise PuzzleError(f"alias {alias!r} has the name of a move", ("aliases", alias))
+                raise PuzzleError(f"alias {quoted(alias)} has the name of a move", ("aliases", alias))
             if not isinstance(text, str):
                 detail = f"an alias is notation text, not {type(text).__name__}"
-                raise PuzzleError(f"alias {alias!r}: {detail}", ("aliases", alias), detail)
+                raise PuzzleError(f"alias {quoted(alias)}: {detail}", ("aliases", alias), detail)
             self.aliases[alias] = text
         for alias, text in self.aliases.items():
             try:
                 self._alias_turns[alias] = self.parse(text, allow_aliases=False)
             except HlavolamyError as exc:
-                raise PuzzleError(f"alias {alias!r}: {exc}", ("aliases", alias), str(exc)) from None
+                raise PuzzleError(f"alias {quoted(alias)}: {exc}", ("aliases", alias), str(exc)) from None
 
     # -- derived data --------------------------------------------------------
     @property
@@ -140,7 +140,7 @@ class Puzzle:
         try:
             return self.moves[name]
         except KeyError:
-            raise PuzzleError(f"unknown move {name!r}; the moves are {', '.join(self.moves)}") from None
+            raise PuzzleError(f"unknown move {quoted(name)}; the moves are {', '.join(self.moves)}") from None
 
     # -- sequences -----------------------------------------------------------
     def turn_perm(self, turn: Turn) -> P.Perm:
@@ -212,7 +212,7 @@ def _check_move_name(name: object, key: str) -> None:
         rule = "must contain a letter, not only digits"
     else:
         return
-    raise PuzzleError(f"{kind} name {name!r}: {rule}", (key, str(name)), f"bad name {name!r}: {rule}")
+    raise PuzzleError(f"{kind} name {quoted(name)}: {rule}", (key, str(name)), f"bad name {quoted(name)}: {rule}")
 
 
 def _check_cell_list(cells: list[int], n: int, subject: str, location: tuple[str | int, ...], out_of_range: str) -> None:
@@ -225,7 +225,7 @@ def _check_cell_list(cells: list[int], n: int, subject: str, location: tuple[str
             raise PuzzleError(
                 f"{subject}: {out_of_range.format(c=c, top=n - 1)}",
                 (*location, i),
-                f"{c!r} is out of range: cells are 0..{n - 1}",
+                f"{quoted(c)} is out of range: cells are 0..{n - 1}",
             )
         if c in cells[:i]:
             raise PuzzleError(f"{subject}: cell {c} is listed twice", (*location, i), f"cell {c} is listed twice")
@@ -254,17 +254,17 @@ def _check_turned_parts(parts: Mapping[str, Iterable[int]], moves: Mapping[str, 
     for move_name, raw in parts.items():
         if move_name not in moves:
             raise PuzzleError(
-                f"turned part given for unknown move {move_name!r}",
+                f"turned part given for unknown move {quoted(move_name)}",
                 ("turned_parts", move_name),
-                f"a turned part for {move_name!r}, which is not a move",
+                f"a turned part for {quoted(move_name)}, which is not a move",
             )
         cells = list(raw)
-        subject = f"turned part of move {move_name!r}"
+        subject = f"turned part of move {quoted(move_name)}"
         _check_cell_list(cells, n, subject, ("turned_parts", move_name), "cells must be in 0..{top}, not {c!r}")
         part = frozenset(int(c) for c in cells)
         left_out = sorted(set(P.support(moves[move_name]).tolist()) - part)
         if left_out:
             detail = f"leaves out cells the move moves: {left_out[:10]}"
-            raise PuzzleError(f"turned part of move {move_name!r} {detail}", ("turned_parts", move_name), detail)
+            raise PuzzleError(f"turned part of move {quoted(move_name)} {detail}", ("turned_parts", move_name), detail)
         out[move_name] = part
     return out

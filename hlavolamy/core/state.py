@@ -19,7 +19,7 @@ import numpy as np
 from hlavolamy.core import perm as P
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
-from hlavolamy.errors import IllegalMoveError
+from hlavolamy.errors import IllegalMoveError, quoted
 
 
 class State:
@@ -119,4 +119,4 @@ def _require_legal(puzzle: Puzzle, perm: np.ndarray, move: str) -> None:
     torn = fused_sets_torn(puzzle, perm, move)
     if torn:
         cells = ", ".join(str(sorted(b)) for b in torn)
-        raise IllegalMoveError(f"move {move!r} is blocked here: it would tear fused cells {cells}")
+        raise IllegalMoveError(f"move {quoted(move)} is blocked here: it would tear fused cells {cells}")

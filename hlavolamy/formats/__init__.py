@@ -29,7 +29,7 @@ from typing import Any
 
 from hlavolamy.core.fileformat import PuzzleFile
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.errors import FileFormatError
+from hlavolamy.errors import FileFormatError, quoted
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ def get(name: str) -> Format:
     try:
         return FORMATS[name]
     except KeyError:
-        raise FileFormatError(f"unknown format {name!r}; known: {', '.join(FORMATS)}") from None
+        raise FileFormatError(f"unknown format {quoted(name)}; known: {', '.join(FORMATS)}") from None
 
 
 def guess(path: str | Path) -> Format | None:
@@ -113,14 +113,14 @@ def _check_options(fmt: Format, options: dict[str, Any]) -> None:
     unknown = sorted(set(options) - {o.name for o in fmt.options})
     if unknown:
         known = ", ".join(o.name for o in fmt.options) or "none"
-        raise FileFormatError(f"format {fmt.name!r} has no option {unknown[0]!r} (options: {known})")
+        raise FileFormatError(f"format {quoted(fmt.name)} has no option {quoted(unknown[0])} (options: {known})")
 
 
 def import_file(name: str, path: str | Path, **options: Any) -> PuzzleFile:
     """Read ``path`` in format ``name`` as a puzzle file."""
     fmt = get(name)
     if fmt.load is None:
-        raise FileFormatError(f"format {name!r} can only be exported")
+        raise FileFormatError(f"format {quoted(name)} can only be exported")
     _check_options(fmt, options)
     given = {k: v for k, v in options.items() if v not in (None, "")}
     try:
@@ -134,7 +134,7 @@ def export_file(name: str, source: PuzzleFile | Puzzle, path: str | Path) -> Non
     """Write ``source`` (a puzzle or a puzzle file) to ``path`` in format ``name``."""
     fmt = get(name)
     if fmt.dump is None:
-        raise FileFormatError(f"format {name!r} can only be imported")
+        raise FileFormatError(f"format {quoted(name)} can only be imported")
     if isinstance(source, Puzzle):
         source = PuzzleFile(source)
     try:

@@ -49,7 +49,7 @@ import numpy as np
 from hlavolamy.core import perm as P
 from hlavolamy.core.limits import MAX_CELLS, MAX_POWER, int_within
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.errors import FileFormatError, HlavolamyError, quoted
 from hlavolamy.formats.limits import MAX_MOVE_ENTRIES, shown
 from hlavolamy.formats.textsource import error, read_text, write_text
 
@@ -153,7 +153,7 @@ class _Parser:
 
     def take(self, text: str) -> Token:
         if self.tok.text != text or self.tok.kind in ("string", "char"):
-            raise self.fail(f"expected {text!r}, found {self.found()}")
+            raise self.fail(f"expected {quoted(text)}, found {self.found()}")
         tok = self.tok
         self.i += 1
         return tok
@@ -218,7 +218,7 @@ class _Parser:
             tok = self.tok
             if tok.kind == "end":
                 if closers:
-                    raise self.fail(f"{closers[-1][1].text!r} opened here is not closed", closers[-1][1])
+                    raise self.fail(f"{quoted(closers[-1][1].text)} opened here is not closed", closers[-1][1])
                 return
             if tok.text == ";" and not closers:
                 return
@@ -230,7 +230,7 @@ class _Parser:
             elif closers and tok.text == closers[-1][0]:
                 closers.pop()
             elif tok.text in (")", "]", "}", "end", "od", "fi", "until"):
-                raise self.fail(f"unexpected {tok.text!r}", tok)
+                raise self.fail(f"unexpected {quoted(tok.text)}", tok)
 
     def group(self) -> Generators:
         self.i += 1
@@ -292,7 +292,7 @@ class _Parser:
             kind, value = "list", self.perm_list()
         elif tok.kind == "ident":
             if tok.text not in self.defined:
-                raise self.fail(f"{tok.text!r} is not a permutation defined above")
+                raise self.fail(f"{quoted(tok.text)} is not a permutation defined above")
             self.i += 1
             kind, value = "name", tok.text
         else:
@@ -434,7 +434,7 @@ def parse(text: str, path: str | Path | None = None, colours: list[str] | None =
     moves: dict[str, np.ndarray] = {}
     for key, (_, prod) in zip(_move_names(gens), gens):
         if key in moves:
-            raise FileFormatError(f"generator {key!r} is listed twice", source)
+            raise FileFormatError(f"generator {quoted(key)} is listed twice", source)
         moves[key] = P.inverse(_evaluate(prod, n, named))
     try:
         return Puzzle(colours if colours is not None else [str(i + 1) for i in range(n)], moves,
@@ -455,7 +455,7 @@ def gap_cycles(move: np.ndarray) -> str:
 
 def _identifier(name: str, what: str) -> str:
     if name in GAP_KEYWORDS:
-        raise FileFormatError(f"{what} {name!r} is a GAP keyword; rename it before exporting")
+        raise FileFormatError(f"{what} {quoted(name)} is a GAP keyword; rename it before exporting")
     return name
 
 

@@ -32,7 +32,7 @@ from typing import Any
 from hlavolamy.core.fileformat import parse_json, pointer
 from hlavolamy.core.limits import MAX_CELLS
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.errors import FileFormatError, HlavolamyError, quoted
 from hlavolamy.formats.limits import MAX_ORIENTATIONS, check_size, shown
 from hlavolamy.formats.pieces import Orbit, OrbitPattern, PieceModel, check_orbit_move, from_puzzle, to_puzzle
 from hlavolamy.formats.textsource import read_text, write_text
@@ -62,7 +62,7 @@ class _Reader:
 
     def get(self, container: Any, key: str, kind: type, *where: str | int) -> Any:
         if not isinstance(container, dict) or key not in container:
-            raise self.fail(f"missing {key!r}", *where)
+            raise self.fail(f"missing {quoted(key)}", *where)
         value = container[key]
         if not isinstance(value, kind) or isinstance(value, bool):
             raise self.fail(f"must be {'an object' if kind is dict else 'a list' if kind is list else kind.__name__}",
@@ -150,7 +150,7 @@ class _Reader:
             for orbit_name, data in spec.items():
                 where = ("moves", name, orbit_name)
                 if orbit_name not in by_name:
-                    raise self.fail(f"unknown orbit {orbit_name!r}", *where)
+                    raise self.fail(f"unknown orbit {quoted(orbit_name)}", *where)
                 orbit = by_name[orbit_name]
                 perm = self.ints(self.get(data, "permutation", list, *where), orbit.pieces, *where, "permutation")
                 key = next((k for k in ("orientationDelta", "orientation", "orientation_delta") if k in data), None)

@@ -38,7 +38,7 @@ import numpy as np
 
 from hlavolamy.core.limits import MAX_CELLS
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.errors import FileFormatError, HlavolamyError, quoted
 from hlavolamy.formats.kpuzzle import is_rotation
 from hlavolamy.formats.limits import MAX_ORIENTATIONS, check_digits, check_size
 from hlavolamy.formats.pieces import Orbit, OrbitMove, OrbitPattern, PieceModel, check_orbit_move, from_puzzle, to_puzzle
@@ -83,13 +83,13 @@ class _Reader:
             if line is None:
                 raise self.fail(f"{what}: expected {count} numbers, the file ended after {len(out)}", self.last_line())
             if not _is_number(line[0].text, allow_wild):
-                raise self.fail(f"{what}: expected {count} numbers, found {line[0].text!r} after {len(out)}", line[0].line)
+                raise self.fail(f"{what}: expected {count} numbers, found {quoted(line[0].text)} after {len(out)}", line[0].line)
             out.extend(line)
         if len(out) > count:
             raise self.fail(f"{what}: expected {count} numbers, found {len(out)}", out[count].line)
         for tok in out:
             if not _is_number(tok.text, allow_wild):
-                raise self.fail(f"{what}: {tok.text!r} is not a number", tok.line)
+                raise self.fail(f"{what}: {quoted(tok.text)} is not a number", tok.line)
         return out
 
     def peek_is_number(self) -> bool:
@@ -127,9 +127,9 @@ def _read_block(r: _Reader, kind: str, name: str, line: int, sets: dict[str, Orb
         if head.text == "End":
             return block
         if len(words) != 1 or head.text not in sets:
-            raise r.fail(f"expected a set name ({', '.join(sets)}) or End, found {' '.join(w.text for w in words)!r}", head.line)
+            raise r.fail(f"expected a set name ({', '.join(sets)}) or End, found {quoted(' '.join(w.text for w in words))}", head.line)
         if head.text in block.orbits:
-            raise r.fail(f"set {head.text!r} appears twice in this block", head.line)
+            raise r.fail(f"set {quoted(head.text)} appears twice in this block", head.line)
         orbit = sets[head.text]
         perm = r.numbers(orbit.pieces, f"set {orbit.name}", head.line)
         ori = r.numbers(orbit.pieces, f"set {orbit.name} orientation", head.line, allow_wild=True) if r.peek_is_number() else None
@@ -153,9 +153,9 @@ def _parse(text: str, path: str | Path | None) -> tuple[str, list[Orbit], list[_
             if blocks:
                 raise r.fail("Set after Solved or Move; define every set first", cmd.line)
             if words[1].text in sets:
-                raise r.fail(f"set {words[1].text!r} is defined twice", cmd.line)
-            n = _int(words[2], f"set {words[1].text!r}: the number of pieces", path)
-            k = _int(words[3], f"set {words[1].text!r}: the number of orientations", path, MAX_ORIENTATIONS)
+                raise r.fail(f"set {quoted(words[1].text)} is defined twice", cmd.line)
+            n = _int(words[2], f"set {quoted(words[1].text)}: the number of pieces", path)
+            k = _int(words[3], f"set {quoted(words[1].text)}: the number of orientations", path, MAX_ORIENTATIONS)
             if n < 1 or k < 1:
                 raise r.fail("a set needs at least one piece and one orientation", cmd.line)
             sets[words[1].text] = Orbit(words[1].text, n, k)
@@ -168,7 +168,7 @@ def _parse(text: str, path: str | Path | None) -> tuple[str, list[Orbit], list[_
                 raise r.fail(f"{cmd.text} before any Set", cmd.line)
             blocks.append(_read_block(r, cmd.text, words[1].text if needs_name else "", cmd.line, sets))
         else:
-            raise r.fail(f"unsupported command {cmd.text!r} (read: Name, Set, Solved, StartState, Move, "
+            raise r.fail(f"unsupported command {quoted(cmd.text)} (read: Name, Set, Solved, StartState, Move, "
                          "MoveTransformation)", cmd.line)
     if not sets:
         raise FileFormatError("no Set defined", str(path) if path else None)
@@ -228,7 +228,7 @@ def parse(text: str, path: str | Path | None = None, *, rotations: bool = False)
             solved = {o.name: _pattern(o, block.orbits[o.name], base, path) for o in orbits if o.name in block.orbits}
         else:
             if block.name in moves:
-                raise error(f"move {block.name!r} is defined twice", path, block.line)
+                raise error(f"move {quoted(block.name)} is defined twice", path, block.line)
             if is_rotation(block.name) and not rotations:
                 continue
             moves[block.name] = {o.name: _move(o, block, path) for o in orbits if o.name in block.orbits}

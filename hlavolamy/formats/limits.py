@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from hlavolamy.core.limits import MAX_CELLS, int_within
-from hlavolamy.errors import FileFormatError
+from hlavolamy.errors import FileFormatError, cut
 
 MAX_MOVE_ENTRIES = 20_000_000
 """Most cells times moves of an imported puzzle (the move table; about 160 MB while it is built)."""
@@ -42,5 +42,4 @@ def shown(number: str | int) -> str:
     """A number as an error message shows it: a long one cut short, with its length."""
     if isinstance(number, int) and abs(number) >= 10**30:
         return f"{'-' if number < 0 else ''}about 10^{abs(number).bit_length() * math.log10(2):.0f}"
-    text = str(number)
-    return text if len(text) <= 30 else f"{text[:12]}... ({len(text)} digits)"
+    return cut(str(number), 30, "digits")

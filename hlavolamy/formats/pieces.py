@@ -32,7 +32,7 @@ import numpy as np
 
 from hlavolamy.core import perm as P
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.errors import PuzzleError
+from hlavolamy.errors import PuzzleError, quoted
 
 PIECE_KEY = "piece"
 """``cell_data[cell][PIECE_KEY] == [orbit name, slot, facet]``."""
@@ -99,7 +99,7 @@ class PieceModel:
 
 def check_orbit_move(orbit: Orbit, move: str, perm: Sequence[int], twist: Sequence[int]) -> OrbitMove:
     """Validate one orbit of one move (0-based) and return it as arrays."""
-    what = f"move {move!r}, orbit {orbit.name!r}"
+    what = f"move {quoted(move)}, orbit {quoted(orbit.name)}"
     p = P.as_perm(perm, f"{what}: permutation", orbit.pieces).astype(np.int64)
     t = np.asarray(twist, dtype=np.int64)
     if t.shape != (orbit.pieces,):

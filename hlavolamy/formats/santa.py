@@ -22,7 +22,7 @@ from pathlib import Path
 from hlavolamy.core.fileformat import read_text, write_atomic
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, expand
-from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.errors import FileFormatError, HlavolamyError, quoted
 from hlavolamy.formats.limits import check_digits, check_size
 
 
@@ -77,12 +77,12 @@ def read_puzzle_info(path: str | Path) -> dict[str, Puzzle]:
         kind = row["puzzle_type"]
         where = f"line {line}"
         if kind in out:
-            raise FileFormatError(f"puzzle type {kind!r} appears twice", str(path), where)
-        moves = _allowed_moves(row["allowed_moves"], f"allowed_moves of {kind!r}", str(path), where)
+            raise FileFormatError(f"puzzle type {quoted(kind)} appears twice", str(path), where)
+        moves = _allowed_moves(row["allowed_moves"], f"allowed_moves of {quoted(kind)}", str(path), where)
         try:
             out[kind] = Puzzle(["0"] * len(next(iter(moves.values()))), moves, name=kind)
         except HlavolamyError as exc:
-            raise FileFormatError(f"puzzle type {kind!r}: {exc}", str(path), where) from None
+            raise FileFormatError(f"puzzle type {quoted(kind)}: {exc}", str(path), where) from None
     return out
 
 
@@ -99,15 +99,15 @@ def _allowed_moves(text: str, what: str, source: str, where: str) -> dict[str, l
     n = None
     for name, cells in moves.items():
         if not isinstance(name, str):
-            raise FileFormatError(f"{what}: the move name {name!r} is not a string", source, where)
+            raise FileFormatError(f"{what}: the move name {quoted(name)} is not a string", source, where)
         if not isinstance(cells, (list, tuple)) or not all(type(c) is int for c in cells):
-            raise FileFormatError(f"{what}: move {name!r} is not a list of integers", source, where)
+            raise FileFormatError(f"{what}: move {quoted(name)} is not a list of integers", source, where)
         n = len(cells) if n is None else n
         if len(cells) != n:
-            raise FileFormatError(f"{what}: move {name!r} has {len(cells)} cells, the first move {n}", source, where)
+            raise FileFormatError(f"{what}: move {quoted(name)} has {len(cells)} cells, the first move {n}", source, where)
         bad = next((c for c in cells if not 0 <= c < n), None)
         if bad is not None:
-            raise FileFormatError(f"{what}: move {name!r} has cell {bad}, not in 0..{n - 1}", source, where)
+            raise FileFormatError(f"{what}: move {quoted(name)} has cell {bad}, not in 0..{n - 1}", source, where)
     check_size(n or 0, len(moves), source, where)
     return moves
 
@@ -123,12 +123,12 @@ def read_puzzles(path: str | Path) -> list[SantaCase]:
         check_size(len(solution), 0, str(path), where)
         if len(solution) != len(initial):
             raise FileFormatError(
-                f"case {row['id']!r}: solution_state has {len(solution)} cells, initial_state {len(initial)}", str(path), where
+                f"case {quoted(row['id'])}: solution_state has {len(solution)} cells, initial_state {len(initial)}", str(path), where
             )
         text = row["num_wildcards"].strip()
         if not text.isascii() or not text.isdigit():
-            raise FileFormatError(f"case {row['id']!r}: num_wildcards {text!r} is not a whole number", str(path), where)
-        wildcards = check_digits(text, len(solution), f"case {row['id']!r}: num_wildcards", str(path), where)
+            raise FileFormatError(f"case {quoted(row['id'])}: num_wildcards {quoted(text)} is not a whole number", str(path), where)
+        wildcards = check_digits(text, len(solution), f"case {quoted(row['id'])}: num_wildcards", str(path), where)
         cases.append(SantaCase(row["id"], row["puzzle_type"], solution, initial, wildcards, line))
     return cases
 
@@ -138,9 +138,9 @@ def check_case(types: Mapping[str, Puzzle], case: SantaCase, source: str | Path 
     where = (str(source) if source else None, f"line {case.line}" if case.line else "")
     base = types.get(case.puzzle_type)
     if base is None:
-        raise FileFormatError(f"case {case.id!r}: unknown puzzle type {case.puzzle_type!r}", *where)
+        raise FileFormatError(f"case {quoted(case.id)}: unknown puzzle type {quoted(case.puzzle_type)}", *where)
     if base.n_cells != len(case.solution):
-        raise FileFormatError(f"case {case.id!r}: {len(case.solution)} cells, but {case.puzzle_type!r} has {base.n_cells}",
+        raise FileFormatError(f"case {quoted(case.id)}: {len(case.solution)} cells, but {quoted(case.puzzle_type)} has {base.n_cells}",
                               *where)
     return base
 
@@ -151,7 +151,7 @@ def case_puzzle(types: Mapping[str, Puzzle], case: SantaCase, source: str | Path
     try:
         return Puzzle(case.solution, base.moves, name=case.puzzle_type)
     except HlavolamyError as exc:
-        raise FileFormatError(f"case {case.id!r}: {exc}", str(source) if source else None,
+        raise FileFormatError(f"case {quoted(case.id)}: {exc}", str(source) if source else None,
                               f"line {case.line}" if case.line else "") from None
 
 

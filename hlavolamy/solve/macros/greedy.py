@@ -23,8 +23,8 @@ from hlavolamy.analysis.independent import generators
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, invert
+from hlavolamy.solve.macros.targeted import MAX_TRIPLES, TripleSearch
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.targeted import MAX_TRIPLES, TripleSearch
 
 MAX_CANDIDATES = 200_000
 """Most conjugates in one group's table, scored at every step."""
@@ -46,7 +46,7 @@ class GroupTable:
     setup_words: list[list[Turn]]
     macro_locals: list[np.ndarray]
     searches: dict = field(default_factory=dict)
-    """Cached :class:`~hlavolamy.solve.targeted.TripleSearch` per macro 3-cycle."""
+    """Cached :class:`~hlavolamy.solve.macros.targeted.TripleSearch` per macro 3-cycle."""
 
     def word(self, k: int) -> list[Turn]:
         a = self.setup_words[self.setup[k]]

@@ -1,6 +1,6 @@
 """The "commutators" strategy: the thesis's Algorithm 1 generalised.
 
-1. Phase 0 (:mod:`~hlavolamy.solve.quotient`): plain moves fix what no
+1. Phase 0 (:mod:`~hlavolamy.solve.tables.quotient`): plain moves fix what no
    macro changes — groups of orbits without a 3-cycle of their own or so
    small that a search is cheaper (a 3x3x3's centres), and the parities; by
    breadth-first search, linear algebra, or a stabiliser chain of that
@@ -10,7 +10,7 @@
    and on colours identical pieces let other macros finish it.
 2. Each remaining group of lockstep orbits (one piece orbit) is solved by
    conjugated macros that move only that group
-   (:mod:`~hlavolamy.solve.greedy`), so solved groups stay solved.
+   (:mod:`~hlavolamy.solve.macros.greedy`), so solved groups stay solved.
 
 Groups are the piece orbits of :mod:`hlavolamy.analysis.blocks`; macros
 come from :mod:`hlavolamy.analysis.commutators`.
@@ -24,16 +24,27 @@ from dataclasses import dataclass
 import numpy as np
 
 from hlavolamy.analysis.commutators import remember_recent, small_support_macros
-from hlavolamy.analysis.memo import from_disk, moves_key, to_disk
 from hlavolamy.analysis.independent import cell_groups
+from hlavolamy.analysis.memo import from_disk, moves_key, to_disk
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import StrategyFailed
-from hlavolamy.solve.greedy import ALL_CANDIDATES, MAX_CANDIDATES, GroupTable, build_table, solve_group
+from hlavolamy.solve.macros.greedy import (
+    ALL_CANDIDATES,
+    MAX_CANDIDATES,
+    GroupTable,
+    build_table,
+    solve_group,
+)
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.chain import ChainTooLarge
-from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient, chain_quotient, fix_parities_linear
+from hlavolamy.solve.tables.chain import ChainTooLarge
+from hlavolamy.solve.tables.quotient import (
+    QuotientTooBig,
+    bfs_quotient,
+    chain_quotient,
+    fix_parities_linear,
+)
 
 LIBRARY_SECONDS = 120.0
 """Safety limit for the macro search; its fixed work caps normally end it first, so a
@@ -103,7 +114,7 @@ def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None =
 
     Shortest first: one breadth-first search over both; else the frozen cells
     by search and the parities by linear algebra; else a stabiliser chain of
-    the quotient (:func:`~hlavolamy.solve.quotient.chain_quotient`). Without
+    the quotient (:func:`~hlavolamy.solve.tables.quotient.chain_quotient`). Without
     an exact position (colours, no shadow) only the frozen cells are fixed.
     """
     exact = problem.exact_labels() is not None
@@ -137,7 +148,7 @@ def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,
     """Solve ``problem`` in place: phase 0, then group by group. ``only``: one group, no phase 0.
 
     ``group_solver`` finishes one group with its table (appending conjugates,
-    or inserting them: :func:`~hlavolamy.solve.insertion.insert_group`);
+    or inserting them: :func:`~hlavolamy.solve.macros.insert.insert_group`);
     ``planner`` makes the groups and tables (default :func:`plan`);
     ``opener`` plays what spans several groups between phase 0 and the groups.
     Raises :class:`Stuck` when a group cannot be finished by its macros.

@@ -1,7 +1,7 @@
 """The "beam" strategy: a wide beam of positions, for big groups whose macros are long (wreaths, globes).
 
 Each level expands every kept position by every single step (one numpy
-gather per step, with the move pruning of :mod:`~hlavolamy.solve.ida`),
+gather per step, with the move pruning of :mod:`~hlavolamy.solve.strategies.optimal`),
 drops duplicates (rows hashed; also against the last levels, so the beam
 does not walk back), scores the children (:class:`_Guide`: pattern
 databases, then how far each label is from the nearest cell that wants it,
@@ -28,11 +28,11 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import memo
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.solve.ida import step_automaton, step_path
-from hlavolamy.solve.pdb import patterns
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Strategy, register
-from hlavolamy.solve.search import SearchFailed
+from hlavolamy.solve.strategies.search import SearchFailed
+from hlavolamy.solve.tables.pdb import patterns
+from hlavolamy.solve.tables.steps import step_automaton, step_path
 
 WIDTH = 20_000
 """Positions kept per level."""
@@ -177,7 +177,7 @@ def _grow_ball(puzzle: Puzzle, goal: np.ndarray, rows_dtype: type, states: int) 
 class _Guide:
     """The beam's score of a position (lower is better), from the goal alone.
 
-    First the sum over the pattern databases (:mod:`~hlavolamy.solve.pdb`) of
+    First the sum over the pattern databases (:mod:`~hlavolamy.solve.tables.pdb`) of
     the distance of the position's projection, then the sum over cells of
     :func:`nearest`, then the wrong cells: each term breaks the ties of the one before.
     """

@@ -1,4 +1,4 @@
-"""The "commutators" strategy: conjugated macros group by group (:mod:`~hlavolamy.solve.decompose`).
+"""The "commutators" strategy: conjugated macros group by group (:mod:`~hlavolamy.solve.macros.decompose`).
 
 Exact positions decompose directly. Positions by colours decompose on the
 colours (with a reachable exact position showing them as their shadow, whose
@@ -16,11 +16,18 @@ import numpy as np
 
 from hlavolamy.analysis.independent import generators
 from hlavolamy.errors import UnreachableError
-from hlavolamy.solve.decompose import GroupSolver, Opener, Plan, Stuck, plan, solve_decomposed
-from hlavolamy.solve.greedy import solve_group
+from hlavolamy.solve.macros.decompose import (
+    GroupSolver,
+    Opener,
+    Plan,
+    Stuck,
+    plan,
+    solve_decomposed,
+)
+from hlavolamy.solve.macros.greedy import solve_group
 from hlavolamy.solve.problem import OverBudget, Problem
-from hlavolamy.solve.quotient import QuotientTooBig, bfs_quotient
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register
+from hlavolamy.solve.tables.quotient import QuotientTooBig, bfs_quotient
 
 
 def solve_by_commutators(problem: Problem, context: Context) -> None:
@@ -78,7 +85,7 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
 def _broken_invariants(problem: Problem, cells: np.ndarray) -> list[str]:
     """Names of the invariants of the orbits in ``cells`` that the position has off their solved value."""
     from hlavolamy.analysis.invariants import invariants
-    from hlavolamy.solve.quotient import components_inside, invariant_vector
+    from hlavolamy.solve.tables.quotient import components_inside, invariant_vector
 
     puzzle = problem.puzzle
     comps = invariants(puzzle).components

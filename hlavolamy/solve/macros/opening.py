@@ -4,7 +4,7 @@ On a big cube the commutator of two slices (4 turns) or of a slice and two
 parallel slices (6 turns) moves centres of several orbits at once; a group's
 own 3-cycles cost 8-10 turns each. While much is still wrong such a
 commutator, inserted where the solution so far sets it up best
-(:func:`~hlavolamy.solve.insertion.insert_group` on the union of the groups),
+(:func:`~hlavolamy.solve.macros.insert.insert_group` on the union of the groups),
 makes cells right more cheaply per turn than the groups' own macros. It is
 played until about half the wrong cells are right; then each group is
 finished by its own macros as before. Commutators leave every invariant
@@ -22,9 +22,9 @@ from hlavolamy.analysis.memo import from_disk, moves_key, to_disk
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, invert
-from hlavolamy.solve.decompose import Plan
-from hlavolamy.solve.greedy import GroupTable, build_table
-from hlavolamy.solve.simplify import commuting_moves
+from hlavolamy.solve.macros.decompose import Plan
+from hlavolamy.solve.macros.greedy import GroupTable, build_table
+from hlavolamy.solve.passes.simplify import commuting_moves
 
 MAX_WORDS = 400
 """Commutators kept for the table (smallest support first); each is conjugated by set-ups."""

@@ -1,6 +1,6 @@
 """A beam of insertion sequences, kept by length so far plus an estimate of what the rest will cost.
 
-The greedy insertion (:func:`~hlavolamy.solve.insertion.insert_group`)
+The greedy insertion (:func:`~hlavolamy.solve.macros.insert.insert_group`)
 keeps one sequence and always takes the insertion with the most cells per
 turn; a cheap step now may leave a remainder that costs more later. The
 beam keeps the ``width`` best partial sequences; each step extends every
@@ -17,15 +17,29 @@ from __future__ import annotations
 import numpy as np
 
 from hlavolamy.core.progress import CancelToken
-from hlavolamy.solve.greedy import GroupTable, group_solved, group_target, solve_group
-from hlavolamy.solve.insertion import (Candidates, GroupMoves, GroupSequence, TurnCodes, candidates, insert_group,
-                                       insert_word, score_insertions, top_insertions)
-from hlavolamy.solve.commutators import solve_whole
-from hlavolamy.solve.decompose import Plan
-from hlavolamy.solve.opening import SHARE, opening_table
-from hlavolamy.solve.pairing import paired_plan
+from hlavolamy.solve.macros.decompose import Plan
+from hlavolamy.solve.macros.greedy import (
+    GroupTable,
+    group_solved,
+    group_target,
+    solve_group,
+)
+from hlavolamy.solve.macros.insert import (
+    Candidates,
+    GroupMoves,
+    GroupSequence,
+    TurnCodes,
+    candidates,
+    insert_group,
+    insert_word,
+    score_insertions,
+    top_insertions,
+)
+from hlavolamy.solve.macros.opening import SHARE, opening_table
+from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.registry import Context, Strategy, register
+from hlavolamy.solve.strategies.commutators import solve_whole
 
 BEAM_WORK = 20_000_000
 """Cell comparisons the beam may spend per step over all its sequences (sets the width; measured on Santa
@@ -161,7 +175,7 @@ def _shorter(state: Problem, best: Problem | None, bound: int | None) -> tuple[P
 
 
 def open_cheaply(problem: Problem, plan: Plan, cancel: CancelToken | None = None) -> None:
-    """Insert cheap commutators spanning groups (:mod:`~hlavolamy.solve.opening`) until a share of the
+    """Insert cheap commutators spanning groups (:mod:`~hlavolamy.solve.macros.opening`) until a share of the
     wrong cells is right."""
     table = opening_table(problem.puzzle, plan, cancel=cancel)
     if table is None:
@@ -178,7 +192,7 @@ def own_rate(plan: Plan) -> float:
 
 def solve_by_insertion(problem: Problem, context: Context) -> None:
     """The commutators strategy (phase 0, then group by group) with groups paired where a macro joins
-    them cheaply (:mod:`~hlavolamy.solve.pairing`), cheap commutators across groups first, each group
+    them cheaply (:mod:`~hlavolamy.solve.macros.pairing`), cheap commutators across groups first, each group
     finished by insertion (greedy, then the beam)."""
     solve_whole(problem, context, beam_group, paired_plan, open_cheaply)
 

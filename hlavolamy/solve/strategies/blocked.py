@@ -21,10 +21,8 @@ solution is replayed with legality checked on every step."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,32 +46,15 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn, invert
 from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
-
-if TYPE_CHECKING:  # the solver package imports this module
-    from hlavolamy.solve import Solution
+from hlavolamy.solve.pipeline import run_pipeline
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Context, Strategy, register
 
 SEARCH_NODES = 60_000
 """Node budget of the IDA* improvement search after a two-phase solution."""
 
 SEARCH_STATES = 10**10
 """The IDA* improvement runs only on puzzles with at most this many positions (it cannot help beyond)."""
-
-
-class _Budget(CancelToken):
-    """Our own deadline linked to the caller's token: passed on to every callee as their ``cancel``."""
-
-    def __init__(self, parent: CancelToken | None, time_limit: float | None):
-        super().__init__(None if time_limit is None else time.monotonic() + time_limit)
-        self.parent = parent
-
-    def check(self) -> None:
-        if self.parent is not None:
-            self.parent.check()
-        super().check()
-
-    @property
-    def cancelled(self) -> bool:
-        return (self.parent is not None and self.parent.cancelled) or super().cancelled
 
 
 @dataclass
@@ -84,26 +65,16 @@ class BlockedResult:
     strategy: str
 
 
-def solve_blocked(puzzle: Puzzle, state: State, *, time_limit: float | None = None,
-                  progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> Solution:
-    """A sequence of legal moves that solves ``state``, verified by a replay that checks every step.
-
-    Raises :class:`UnreachableError` saying why (the fused sets cannot come
-    home, or the rest is outside the legal home-to-home group).
-    """
-    from hlavolamy.solve import Solution  # imported here: the solver package dispatches to this module
-
-    if not isinstance(state, State):
-        raise HlavolamyError(
-            "positions given by colours are not solved on puzzles with blockings yet: give the exact position"
-        )
-    start = time.monotonic()
-    budget = _Budget(cancel, time_limit)
-    result = find_blocked_solution(puzzle, state, budget=budget, progress=progress)
-    moves = verify_legal(puzzle, state, result.moves)
-    report(progress, 1.0, f"solved in {puzzle.length(moves)} moves ({result.strategy})")
-    return Solution(moves=moves, length=puzzle.length(moves), time=time.monotonic() - start,
-                    strategy=result.strategy, verified=True)
+def _solve_blocked(problem: Problem, context: Context) -> str:
+    """The registered strategy: legal moves found by :func:`find_blocked_solution`, checked step by step."""
+    if not problem.exact:
+        raise HlavolamyError("positions given by colours are not solved on puzzles with blockings yet: "
+                             "give the exact position")
+    state = State(problem.puzzle, problem.labels)
+    result = find_blocked_solution(problem.puzzle, state, budget=context.cancel, progress=context.progress)
+    problem.play(verify_legal(problem.puzzle, state, result.moves))
+    report(context.progress, 1.0, f"solved in {problem.puzzle.length(problem.turns)} moves ({result.strategy})")
+    return result.strategy
 
 
 def verify_legal(puzzle: Puzzle, state: State, moves: list[Turn]) -> list[Turn]:
@@ -114,7 +85,7 @@ def verify_legal(puzzle: Puzzle, state: State, moves: list[Turn]) -> list[Turn]:
     return moves
 
 
-def find_blocked_solution(puzzle: Puzzle, state: State, *, budget: _Budget,
+def find_blocked_solution(puzzle: Puzzle, state: State, *, budget: CancelToken,
                           progress: ProgressCallback | None = None) -> BlockedResult:
     """Pick the method: a table of all positions when small, else two phases (then a search for shorter)."""
     if state.perm.size != puzzle.n_cells:
@@ -227,7 +198,7 @@ def phase1(graph: ShapeGraph, index: int) -> list[Turn]:
     return invert(graph.path(index))
 
 
-def two_phase(puzzle: Puzzle, graph: ShapeGraph, perm: np.ndarray, *, budget: _Budget,
+def two_phase(puzzle: Puzzle, graph: ShapeGraph, perm: np.ndarray, *, budget: CancelToken,
               progress: ProgressCallback | None = None) -> list[Turn]:
     """Phase 1 (shape home) then phase 2 (the home-shape group); moves merged, not yet replayed."""
     first = phase1(graph, shape_index(graph, perm))
@@ -238,24 +209,22 @@ def two_phase(puzzle: Puzzle, graph: ShapeGraph, perm: np.ndarray, *, budget: _B
     return merge_powers(puzzle, first + second)
 
 
-def phase2(puzzle: Puzzle, stab: Stabiliser, perm: np.ndarray, *, budget: _Budget,
+def phase2(puzzle: Puzzle, stab: Stabiliser, perm: np.ndarray, *, budget: CancelToken,
            progress: ProgressCallback | None = None) -> list[Turn]:
     """Solve a home-shape position inside ``H`` with the generic solver on the macro puzzle."""
     if P.is_identity(perm):
         return []
     _require_member(stab, perm)
-    from hlavolamy.solve import solve  # the generic solver; it calls us only for puzzles with blockings
-
     derived = macro_puzzle(puzzle, stab)
+    context = Context(budget, None if progress is None else _scaled(progress, 0.2, 0.95))
     try:
-        solution = solve(derived, State(derived, perm), cancel=budget,
-                         progress=None if progress is None else _scaled(progress, 0.2, 0.95))
+        moves, _ = run_pipeline(Problem.from_input(derived, State(derived, perm)), "auto", context)
     except UnreachableError as exc:
         raise UnreachableError(
             "the fused sets can be brought home, but the rest of the position is outside the group of legal "
             f"home-to-home move sequences ({exc})"
         ) from None
-    return expand_macros(puzzle, stab, solution.moves)
+    return expand_macros(puzzle, stab, moves)
 
 
 def _require_member(stab: Stabiliser, perm: np.ndarray) -> None:
@@ -348,7 +317,7 @@ def cell_distances(puzzle: Puzzle) -> np.ndarray:
 
 
 def search_positions(puzzle: Puzzle, graph: ShapeGraph, perm: np.ndarray, *, bound: int, max_nodes: int,
-                     budget: _Budget) -> list[Turn] | None:
+                     budget: CancelToken) -> list[Turn] | None:
     """IDA* for a legal solution of at most ``bound`` single steps, or None (not found within ``max_nodes``).
 
     The heuristic is admissible: the shape must travel its distance to home,
@@ -410,3 +379,6 @@ def _inverse_steps(space: ShapeSpace) -> list[int]:
     where = {(t.move, t.power): j for j, t in enumerate(space.steps)}
     return [where.get((t.move, -t.power), j) for j, t in enumerate(space.steps)]
 
+
+register(Strategy("blocked", "puzzles with blockings: the shape home along the shape graph, then the home-shape "
+                  "group, legal moves only", _solve_blocked, applies=lambda problem, context: bool(problem.puzzle.blockings)))

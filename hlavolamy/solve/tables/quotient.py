@@ -226,11 +226,11 @@ def chain_quotient(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken 
     3x3x3's edges). The moves act on the frozen cells and, through the
     invariant vector, on one cycle of ``m`` points per component mod ``m``;
     that permutation group (:func:`quotient_puzzle`) gets a stabiliser chain
-    (:mod:`~hlavolamy.solve.chain`) whose sift spells the fix. Exact positions
-    only. Raises :class:`~hlavolamy.solve.chain.ChainTooLarge` when even
+    (:mod:`~hlavolamy.solve.tables.chain`) whose sift spells the fix. Exact positions
+    only. Raises :class:`~hlavolamy.solve.tables.chain.ChainTooLarge` when even
     the quotient is too big for a chain.
     """
-    from hlavolamy.solve.chain import chain_solve
+    from hlavolamy.solve.tables.chain import chain_solve
 
     quotient = quotient_puzzle(problem.puzzle, frozen)
     if quotient is None:

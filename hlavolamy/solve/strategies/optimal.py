@@ -4,7 +4,7 @@ Depth-first IDA* spends its time in Python per node; here each iteration
 walks the same tree breadth first, one level at a time, with numpy doing a
 whole level in a few array operations (breadth-first iterative deepening,
 Zhou & Hansen 2004). A node is the position (labels at every cell), its rank
-in every pattern (:mod:`~hlavolamy.solve.pdb`) and its *pruning state*; the
+in every pattern (:mod:`~hlavolamy.solve.tables.pdb`) and its *pruning state*; the
 children of a level are one gather per pattern (``table[rank]``), their
 heuristic the maximum of the patterns' distances, and only children with
 ``depth + 1 + h <= bound`` survive. The bound starts at ``h(start)`` and
@@ -30,20 +30,18 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.turns import Turn
-from hlavolamy.solve import pdb
-from hlavolamy.solve.pdb import Pattern, patterns, step_perms
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Strategy, register
-from hlavolamy.solve.search import SearchFailed
-from hlavolamy.solve.simplify import commuting_moves
+from hlavolamy.solve.strategies.search import SearchFailed
+from hlavolamy.solve.tables import pdb
+from hlavolamy.solve.tables.pdb import Pattern, patterns
+from hlavolamy.solve.tables.steps import Steps, step_automaton, step_path
 
 AUTO_MAX_STATES = 10**10
 """Largest number of positions (group order, or colourings) for which ``auto`` tries this strategy."""
@@ -56,19 +54,6 @@ NODES = 10_000_000
 _MAX_CELLS = 64
 _CHUNK = 50_000
 """Nodes expanded at once (bounds the memory of one level's children)."""
-
-
-@dataclass(frozen=True)
-class Steps:
-    """The single steps and the pruning automaton over them.
-
-    ``after[s, g]`` is the pruning state after step ``g`` from state ``s``
-    (state 0: no step yet), or -1 when that step is pruned.
-    """
-
-    turns: list[Turn]
-    perms: np.ndarray
-    after: np.ndarray
 
 
 def optimal_feasible(problem: Problem) -> bool:
@@ -162,50 +147,6 @@ def shortest_paths(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], 
     search = _Search(labels, goal, tables, steps, wildcards, nodes, cancel or CancelToken(), deadline)
     search.accept = accept
     return search.run(progress, limit, longest)
-
-
-def step_automaton(puzzle: Puzzle) -> Steps:
-    """Single steps (distinct permutations) and the pruning automaton (cached on the puzzle)."""
-    key = "solve.ida.steps"
-    if key not in puzzle.cache:
-        turns, perms = step_perms(puzzle)
-        puzzle.cache[key] = Steps(turns, perms, _automaton(puzzle, turns, perms))
-    return puzzle.cache[key]
-
-
-def _automaton(puzzle: Puzzle, turns: list[Turn], perms: np.ndarray) -> np.ndarray:
-    """``after[state, g]``; states: 0 = start, then one per (step, times in a row)."""
-    names = list(puzzle.moves)
-    commute = commuting_moves(puzzle)
-    inverse = {p.tobytes(): g for g, p in enumerate(perms)}
-    inv = [inverse.get(np.argsort(p).tobytes(), -1) for p in perms]
-    runs = [_most_in_a_row(puzzle.move_order(t.move), t.power) for t in turns]
-    states = [(-1, 0)] + [(g, r) for g in range(len(turns)) for r in range(1, runs[g] + 1)]
-    index = {s: i for i, s in enumerate(states)}
-    after = np.full((len(states), len(turns)), -1, dtype=np.int32)
-    for i, (last, run) in enumerate(states):
-        for g, t in enumerate(turns):
-            if last < 0:
-                after[i, g] = index[(g, 1)]
-                continue
-            before = turns[last]
-            if g == inv[last] and g != last:
-                continue
-            if g == last:
-                if run < runs[g]:
-                    after[i, g] = index[(g, run + 1)]
-                continue
-            if t.move == before.move:
-                continue
-            if t.move in commute[before.move] and names.index(t.move) < names.index(before.move):
-                continue
-            after[i, g] = index[(g, 1)]
-    return after
-
-
-def _most_in_a_row(order: int, power: int) -> int:
-    """Same-direction steps of a move worth playing in a row: up to half its order, ties clockwise."""
-    return order // 2 if power > 0 else (order - 1) // 2
 
 
 class _Search:
@@ -321,15 +262,6 @@ def _merge_duplicates(rows, ranks, state, parent, step):
     same[1:] = (hashes[order][1:] == hashes[order][:-1]) & np.all(sorted_words[1:] == sorted_words[:-1], axis=1)
     keep = np.sort(order[~same])
     return rows[keep], ranks[:, keep], state[keep], parent[keep], step[keep]
-
-
-def step_path(parents: list[tuple[np.ndarray, np.ndarray]], node: int) -> list[int]:
-    """The steps from the start to ``node`` of the last level, through the parent links."""
-    out = []
-    for parent, step in reversed(parents):
-        out.append(int(step[node]))
-        node = int(parent[node])
-    return out[::-1]
 
 
 register(Strategy(

@@ -37,9 +37,7 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, interruptible
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import HlavolamyError, StrategyFailed, UnreachableError
-from hlavolamy.solve.simplify import simplify
-from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Strategy, register
+from hlavolamy.solve.passes.simplify import simplify
 
 CACHE_KEY = "solve.chain"
 MAX_MOVED_CELLS = 1500
@@ -297,7 +295,10 @@ def _sympy_group(puzzle: Puzzle):
 
 def _base_and_orbits(puzzle: Puzzle, preferred: list[int]) -> tuple[list[int], list[int]]:
     """Schreier–Sims (sympy) with ``preferred`` as the base; points with a trivial basic orbit dropped."""
-    from sympy.combinatorics.util import _distribute_gens_by_base, _orbits_transversals_from_bsgs
+    from sympy.combinatorics.util import (
+        _distribute_gens_by_base,
+        _orbits_transversals_from_bsgs,
+    )
 
     group = _sympy_group(puzzle)
     if group is None:
@@ -450,14 +451,3 @@ class _Minkwitz:
             entry = table[image]
             perm = entry.inverse[perm]
             word = self.join(entry.inverse_word, word)
-
-
-def _solve_by_chain(problem: Problem, context: Context) -> None:
-    """Sift from where ``problem`` stands (colours: via a reachable exact position showing them)."""
-    if not problem.exact:
-        problem.to_exact()
-    problem.play(chain_solve(problem.puzzle, problem.labels, cancel=context.cancel, progress=context.progress))
-
-
-register(Strategy("chain", "a stabiliser chain with short words (Minkwitz): complete for groups it can hold",
-                  _solve_by_chain))

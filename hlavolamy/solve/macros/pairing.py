@@ -3,7 +3,7 @@
 On a big cube a 4-turn commutator of two slices, ``[x_i, y_j]``, moves a few
 centre cells of two orbits at once; each orbit alone only has 3-cycles of
 8-10 turns. Such macros belong to no single group, so
-:func:`~hlavolamy.solve.decompose.plan` leaves them out. This plan pairs
+:func:`~hlavolamy.solve.macros.decompose.plan` leaves them out. This plan pairs
 groups greedily, cheapest joining macro first (each group in at most one
 pair), and gives each pair one conjugate table with the joining macros and
 both groups' own. Solved pair by pair, a pair's cells still move only among
@@ -20,8 +20,13 @@ from hlavolamy.analysis.memo import from_disk, moves_key, to_disk
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
-from hlavolamy.solve.decompose import Plan, plan
-from hlavolamy.solve.greedy import ALL_CANDIDATES, MAX_CANDIDATES, GroupTable, build_table
+from hlavolamy.solve.macros.decompose import Plan, plan
+from hlavolamy.solve.macros.greedy import (
+    ALL_CANDIDATES,
+    MAX_CANDIDATES,
+    GroupTable,
+    build_table,
+)
 
 _KEY = "solve.paired_plan"
 _BY_MOVES: dict[str, Plan] = {}
@@ -29,7 +34,7 @@ _BY_MOVES: dict[str, Plan] = {}
 
 
 def paired_plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: object = None) -> Plan:
-    """:func:`~hlavolamy.solve.decompose.plan` with groups joined in pairs where a joining macro is cheaper."""
+    """:func:`~hlavolamy.solve.macros.decompose.plan` with groups joined in pairs where a joining macro is cheaper."""
     if _KEY in puzzle.cache:
         return puzzle.cache[_KEY]
     found = _BY_MOVES.get(moves_key(puzzle)) or from_disk(puzzle, _KEY, allowed=(Plan, GroupTable, Turn), expect=Plan)

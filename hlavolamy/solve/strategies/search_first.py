@@ -4,11 +4,11 @@ The first group solved need not keep anything else in place, so plain moves
 serve it far better than its macros do: on a 4x4x4 (centres by colour) the
 wings take ~30 moves by the beam against ~100 by inserted 3-cycles. The
 group searched is the one whose cheapest macro costs the most turns per
-cell (:func:`~hlavolamy.solve.insertion_beam.turns_per_cell`); every other
+cell (:func:`~hlavolamy.solve.strategies.insertion.turns_per_cell`); every other
 group is then finished by the insertion strategy's macros (which leave the
 searched group alone).
 
-The beam (:mod:`~hlavolamy.solve.beam`) runs on a smaller puzzle: the moves
+The beam (:mod:`~hlavolamy.solve.strategies.beam`) runs on a smaller puzzle: the moves
 restricted to the group's cells, plus a ring of cells per invariant
 component (a parity, a twist sum mod 3) that each move turns by its value on
 that component. The goal has every ring at zero, so the answer also leaves
@@ -29,15 +29,19 @@ from hlavolamy.analysis.memo import memo
 from hlavolamy.core.progress import CancelToken, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
-from hlavolamy.solve.beam import MAX_CELLS, MAX_STEPS, beam
-from hlavolamy.solve.decompose import Plan, Stuck, solve_decomposed
-from hlavolamy.solve.ida import step_automaton
-from hlavolamy.solve.insertion_beam import beam_group, open_cheaply, turns_per_cell
-from hlavolamy.solve.pairing import paired_plan
+from hlavolamy.solve.macros.decompose import Plan, Stuck, solve_decomposed
+from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.quotient import moduli, turn_vectors, invariant_vector
 from hlavolamy.solve.registry import Context, Strategy, StrategyFailed, register
-from hlavolamy.solve.search import SearchFailed
+from hlavolamy.solve.strategies.beam import MAX_CELLS, MAX_STEPS, beam
+from hlavolamy.solve.strategies.insertion import (
+    beam_group,
+    open_cheaply,
+    turns_per_cell,
+)
+from hlavolamy.solve.strategies.search import SearchFailed
+from hlavolamy.solve.tables.quotient import invariant_vector, moduli, turn_vectors
+from hlavolamy.solve.tables.steps import step_automaton
 
 SECONDS = 15.0
 """Most time the beam may take on the searched group (4x4x4 wings: 5-10 s once its tables exist); where it
@@ -155,8 +159,8 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     report(progress, 0.0, f"search-first: beam on a group of {plan.groups[g].size} cells")
     sub = ring_problem(problem, plan.groups[g])
     seconds = SECONDS
-    if cancel.deadline is not None:  # under a time limit, leave the macros half of what is left
-        seconds = min(seconds, max(0.0, cancel.deadline - time.monotonic()) / 2)
+    if cancel.earliest_deadline is not None:  # under a time limit, leave the macros half of what is left
+        seconds = min(seconds, max(0.0, cancel.earliest_deadline - time.monotonic()) / 2)
     problem.play(widening_beam(sub, seconds, cancel).turns)
     try:
         solve_decomposed(problem, cancel=cancel, progress=progress, group_solver=beam_group,

@@ -4,7 +4,7 @@
 
 The permutation of a window of ``k`` consecutive steps is looked up in the
 ball of permutations within a few steps of the identity (the beam's
-:func:`~hlavolamy.solve.beam.ball`, built once per set of moves); when the
+:func:`~hlavolamy.solve.strategies.beam.ball`, built once per set of moves); when the
 ball knows a shorter word for it, the window can be replaced without
 changing the answer's product (exact equivalence, so the answer still
 solves whatever it solved, wildcards or not). Window products are computed
@@ -26,11 +26,11 @@ import numpy as np
 
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, expand
-from hlavolamy.solve.beam import Ball, ball, row_hashes
-from hlavolamy.solve.ida import Steps, step_automaton
+from hlavolamy.solve.passes.simplify import simplify
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, Pass, register_pass
-from hlavolamy.solve.simplify import simplify
+from hlavolamy.solve.strategies.beam import Ball, ball, row_hashes
+from hlavolamy.solve.tables.steps import Steps, step_automaton
 
 SECONDS = 2.0
 """Most time the pass spends on one answer (the ball is built before, once per set of moves)."""
@@ -82,7 +82,7 @@ def _short_words(puzzle: Puzzle) -> Ball:
 
 
 def _step_indices(puzzle: Puzzle, turns: list[Turn]) -> np.ndarray:
-    """``turns`` as indices of single steps (:func:`~hlavolamy.solve.pdb.step_perms`); identity steps dropped."""
+    """``turns`` as indices of single steps (:func:`~hlavolamy.solve.tables.pdb.step_perms`); identity steps dropped."""
     steps = step_automaton(puzzle)
     index = {p.tobytes(): g for g, p in enumerate(steps.perms)}
     out = []

@@ -30,16 +30,22 @@ import numpy as np
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.membership import group_order
 from hlavolamy.analysis.memo import memo, on_disk
-from hlavolamy.analysis.orbits import distinct_generators, move_matrix, orbit_labels, restrict
+from hlavolamy.analysis.orbits import (
+    distinct_generators,
+    move_matrix,
+    orbit_labels,
+    restrict,
+)
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
-from hlavolamy.solve import pdb
-from hlavolamy.solve.ida import shortest_paths, step_automaton
-from hlavolamy.solve.pdb import Pattern, PatternTooBig
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Strategy, register
-from hlavolamy.solve.search import SearchFailed
+from hlavolamy.solve.strategies.optimal import shortest_paths
+from hlavolamy.solve.strategies.search import SearchFailed
+from hlavolamy.solve.tables import pdb
+from hlavolamy.solve.tables.pdb import Pattern, PatternTooBig
+from hlavolamy.solve.tables.steps import step_automaton
 
 MAX_PHASE = 10**11
 """Largest ``max([G:H], |H|)`` worth two searches (pattern databases of ~10^6 states each)."""

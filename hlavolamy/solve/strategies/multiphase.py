@@ -1,7 +1,7 @@
 """The "multiphase" strategy: a chain of subgroups found from the moves, Thistlethwaite-style but generic.
 
 Where one subgroup cannot split a big group into two searchable halves
-(:mod:`~hlavolamy.solve.phases` needs ``|G| <= 10^22``), a *chain*
+(:mod:`~hlavolamy.solve.strategies.phases` needs ``|G| <= 10^22``), a *chain*
 ``G = G0 > G1 > ... > Gk`` does it in smaller steps. Each ``G(i+1)`` keeps
 some of ``Gi``'s generators whole and squares the others (squares stay
 squares further down). A step is worth taking only if ``G(i+1)`` splits the
@@ -38,18 +38,31 @@ import numpy as np
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.membership import StabiliserChain, group_order, stabiliser_chain
 from hlavolamy.analysis.memo import memo, on_disk
-from hlavolamy.analysis.orbits import distinct_generators, move_matrix, orbit_labels, restrict
+from hlavolamy.analysis.orbits import (
+    distinct_generators,
+    move_matrix,
+    orbit_labels,
+    restrict,
+)
 from hlavolamy.core.progress import CancelToken, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
-from hlavolamy.solve import pdb
-from hlavolamy.solve.ida import Steps, shortest_paths, step_automaton, step_path
-from hlavolamy.solve.pdb import Pattern, PatternTooBig
-from hlavolamy.solve.phases import PhasesFailed, Subgroup, inner_puzzle, outer_turn, piece_patterns, subgroup_order
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.insertion_beam import solve_by_insertion
 from hlavolamy.solve.registry import Context, Strategy, register
-from hlavolamy.solve.search import SearchFailed
+from hlavolamy.solve.strategies.insertion import solve_by_insertion
+from hlavolamy.solve.strategies.optimal import shortest_paths
+from hlavolamy.solve.strategies.phases import (
+    PhasesFailed,
+    Subgroup,
+    inner_puzzle,
+    outer_turn,
+    piece_patterns,
+    subgroup_order,
+)
+from hlavolamy.solve.strategies.search import SearchFailed
+from hlavolamy.solve.tables import pdb
+from hlavolamy.solve.tables.pdb import Pattern, PatternTooBig
+from hlavolamy.solve.tables.steps import Steps, step_automaton, step_path
 
 FINAL_ORDER = 10**13
 """The chain ends at a group this small: its phase solves the pieces exactly."""

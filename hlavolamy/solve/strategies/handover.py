@@ -5,7 +5,7 @@ every earlier base point fixed, so each of their entries is a long
 commutator that places one cell (on the megaminx about 10 moves per corner
 sticker once the edges are fixed, against 5 per edge sticker before). A
 3-cycle places two or three pieces for the same price, and inserted into
-the sequence so far (:mod:`~hlavolamy.solve.insertion`) it often costs less.
+the sequence so far (:mod:`~hlavolamy.solve.macros.insert`) it often costs less.
 So the chain sifts only through the levels of the first groups of pieces
 (cut where the group of the base point changes), and each group left over
 is finished by inserting its conjugated macros anywhere in that partial
@@ -22,11 +22,11 @@ import time
 
 import numpy as np
 
-from hlavolamy.solve.chain import build_chain, chain_solve, shortest_sifts
-from hlavolamy.solve.decompose import Plan, plan
-from hlavolamy.solve.insertion import insert_group
+from hlavolamy.solve.macros.decompose import Plan, plan
+from hlavolamy.solve.macros.insert import insert_group
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, Strategy, StrategyFailed, register
+from hlavolamy.solve.tables.chain import build_chain, chain_solve, shortest_sifts
 
 HEADS = 32
 """Partial sifts (the shortest) finished by insertion at each cut (8 gave the megaminx 208 moves, 32: 198)..."""
@@ -88,7 +88,7 @@ def solve_by_handover(problem: Problem, context: Context) -> None:
 
 
 def _seconds(context: Context) -> float:
-    deadline = context.cancel.deadline
+    deadline = context.cancel.earliest_deadline
     return SECONDS if deadline is None else min(SECONDS, max(0.0, deadline - time.monotonic()) / 2)
 
 
