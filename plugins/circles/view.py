@@ -312,7 +312,7 @@ class CirclesDesigner(Designer):
 
         The view box only grows, so the canvas does not jump while the user drags.
         """
-        new = Design(circles, dict(self.design.colours), dict(self.design.palette), self.design.grid)
+        new = Design(circles, dict(self.design.colours), dict(self.design.palette), self.design.grid, self.design.jumble)
         carry_colours(self.design, new)
         box = self.box
         self._set(new)
@@ -564,6 +564,6 @@ class CirclesDesigner(Designer):
         elif colours.pop(region.id, None) is None:
             return False
         box = self.box  # colours do not move the geometry: keep the frame, so the next click lands where aimed
-        self._set(Design(list(self.design.circles), colours, palette, self.design.grid))
+        self._set(Design(list(self.design.circles), colours, palette, self.design.grid, self.design.jumble))
         self.box = box
         return True
