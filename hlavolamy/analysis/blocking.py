@@ -489,6 +489,8 @@ class BlockingReport:
     reachable_method: str
     fused_reach: list[FusedReach]
     notes: list[str] = field(default_factory=list)
+    blocked_in_shapes: dict[str, int] = field(default_factory=dict)
+    """Per move, in how many of the explored shapes it is blocked (a jumbling puzzle's "where")."""
 
     def report(self) -> str:
         lines = [f"Blocking analysis of {self.puzzle_name or 'the puzzle'}: {len(self.fused_sets)} fused sets"]
@@ -499,6 +501,8 @@ class BlockingReport:
             lines.append(f"  {move} is blocked: it would tear {', '.join(str(list(t)) for t in torn)}")
         more = "" if self.shapes_complete else " (exploration bound reached: at least this many)"
         lines.append(f"Shapes (where the fused sets are): {self.n_shapes}{more}; farthest {self.max_depth} steps from home")
+        if self.blocked_in_shapes:
+            lines.append("Blocked in shapes: " + ", ".join(f"{m} in {k} of {self.n_shapes}" for m, k in self.blocked_in_shapes.items()))
         order = "unknown" if self.stabiliser_order is None else str(self.stabiliser_order)
         lines.append(f"Legal home-to-home group: {self.stabiliser_generators} generators, order {order}")
         count = "unknown" if self.reachable is None else f"{self.reachable}"
@@ -517,6 +521,7 @@ class BlockingReport:
             "fused_sets": [list(c) for c in self.fused_sets],
             "shapes": {"count": self.n_shapes, "complete": self.shapes_complete, "max_depth": self.max_depth},
             "legal_at_solved": self.legal_at_solved,
+            "blocked_in_shapes": self.blocked_in_shapes,
             "blocked_at_solved": {m: [list(t) for t in torn] for m, torn in self.blocked_at_solved.items()},
             "stabiliser": {
                 "generators": self.stabiliser_generators,
@@ -569,7 +574,17 @@ def analyse_blocking(puzzle: Puzzle, *, max_states: int = MAX_STATES, max_shapes
         reachable_method=method,
         fused_reach=fused_reach(puzzle, graph, stab),
         notes=notes,
+        blocked_in_shapes=_blocked_in_shapes(graph),
     )
+
+
+def _blocked_in_shapes(graph: ShapeGraph) -> dict[str, int]:
+    """Per move, the explored shapes where its forward step is blocked (a legal move is legal in both directions)."""
+    out: dict[str, int] = {}
+    for j, turn in enumerate(graph.space.steps):
+        if turn.power > 0:
+            out[turn.move] = int(np.count_nonzero(graph.next[:, j] == -1))
+    return out
 
 
 def fused_reach(puzzle: Puzzle, graph: ShapeGraph, stab: Stabiliser) -> list[FusedReach]:
