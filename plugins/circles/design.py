@@ -23,6 +23,7 @@ import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
@@ -282,6 +283,28 @@ class Design:
             turned_parts={m.name: m.turned for m in moves if blockings or m.turned != _moved(m.perm)},
             plugin=PluginRecord(PLUGIN, self.to_data()),
         )
+
+
+def parse_angle(text: str) -> tuple[int, int]:
+    """(steps, turns) of a turn angle given in degrees: "144", "72°", "360/2.5" (= 144°) or "360/7".
+
+    The angle must be a rational fraction of a full turn whose denominator is
+    at most :data:`MAX_ORDER`, so the turn comes back after that many steps;
+    PuzzleError otherwise (a decimal like 51.43 is not 360/7: write 360/7).
+    """
+    raw = text.strip().rstrip("°").strip()
+    try:
+        top, _, bottom = raw.partition("/")
+        degrees = Fraction(top.strip()) / (Fraction(bottom.strip()) if bottom else 1)
+    except (ValueError, ZeroDivisionError):
+        raise PuzzleError(f"angle {text!r}: write degrees, like 72, 144 or 360/2.5") from None
+    turn = (degrees / 360) % 1
+    if turn == 0:
+        raise PuzzleError(f"angle {text!r} is a whole number of full turns: the circle would not move")
+    if turn.denominator > MAX_ORDER:
+        raise PuzzleError(f"angle {text!r} comes back only after {turn.denominator} steps (at most {MAX_ORDER}); "
+                          "for 360/k degrees write it so, e.g. 360/7")
+    return turn.denominator, turn.numerator
 
 
 def _plain(v: float) -> float | int:
