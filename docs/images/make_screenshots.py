@@ -32,6 +32,8 @@ SHOTS = {  # file -> hlavolamy gui arguments
     "cube-play.png": ["puzzles/rubik3.json", "--play", "R U R' U' F2 D", "--solved"],
     "cube-solve.png": ["puzzles/rubik3.json", "--side", "solve", "--scramble", "25", "--seed", "1", "--solve"],
     "cube-fields.png": ["puzzles/rubik4.json", "--tab", "fields"],
+    "jumble-play-blocked.png": ["puzzles/four-disks-45.json", "--play", "A"],
+    "jumble-gears57.png": ["puzzles/gears57.json", "--scramble", "6", "--seed", "3", "--solved"],
 }
 
 
@@ -140,6 +142,59 @@ def design_walkthrough() -> None:
     (HERE / ".screenshots.ini").unlink(missing_ok=True)
 
 
+def jumble_walkthrough() -> None:
+    """Two turning circles of radius 3, four apart: at 72° the jumbling closure closes; at 30° it does not."""
+    from PyQt6.QtCore import QEvent, QPoint, QSettings, Qt
+    from PyQt6.QtTest import QTest
+
+    from hlavolamy.gui.app import application
+    from hlavolamy.gui.window import MainWindow
+    from hlavolamy.plugins.manager import get_plugin_host
+
+    app = application()
+    window = MainWindow(QSettings(str(HERE / ".screenshots.ini"), QSettings.Format.IniFormat))
+    window.resize(1200, 800)
+    window.show()
+    window.document.new_design(get_plugin_host().geometry("circles"))
+    window.tabs.setCurrentWidget(window.fields_tab)
+
+    def at(panel, x: float, y: float) -> QPoint:
+        panel.canvas.grab()
+        return panel.canvas.designer.frame.to_widget(x, y).toPoint()
+
+    def gesture(panel, tool: str, start: tuple[float, float], end: tuple[float, float] | None = None) -> None:
+        panel.select_tool(tool)
+        QTest.mousePress(panel.canvas, Qt.MouseButton.LeftButton, pos=at(panel, *start))
+        QTest.mouseMove(panel.canvas, at(panel, *(end or start)))
+        QTest.mouseRelease(panel.canvas, Qt.MouseButton.LeftButton, pos=at(panel, *(end or start)))
+        app.sendEvent(panel.canvas, QEvent(QEvent.Type.Leave))
+
+    def angle(text: str) -> None:
+        moves = window.moves_tab
+        window.tabs.setCurrentWidget(moves)
+        for inside in ((-2, 0), (6, 0)):
+            gesture(moves.design, "pick-circle", inside)
+            moves.angle.setText(text)
+            moves.apply_circle_move()
+        window.tabs.setCurrentWidget(window.fields_tab)
+
+    def save(name: str) -> None:
+        app.processEvents()
+        window.grab().save(str(HERE / name))
+
+    fields = window.fields_tab.design
+    gesture(fields, "turn", (0, 0), (3, 0))
+    gesture(fields, "turn", (4, 0), (7, 0))
+    angle("72")
+    fields.select_tool("jumble")  # an instant tool: off -> every turn cuts
+    save("jumble-design-closes.png")
+    angle("360/12")
+    save("jumble-fractal.png")
+    window.document.undo_stack.setClean()
+    window.close()
+    (HERE / ".screenshots.ini").unlink(missing_ok=True)
+
+
 if __name__ == "__main__":
     only = set(sys.argv[1:])
     for file, arguments in SHOTS.items():
@@ -150,3 +205,5 @@ if __name__ == "__main__":
             make_and_shoot(file, make, arguments)
     if not only or "design" in only:
         design_walkthrough()
+    if not only or "jumble" in only:
+        jumble_walkthrough()
