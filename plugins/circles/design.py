@@ -31,6 +31,7 @@ from hlavolamy.core.puzzle import PluginRecord, Puzzle
 from hlavolamy.errors import PuzzleError
 
 from .arrangement import Arrangement, Circle, Region
+from .jumble import JumbleLimit
 from .jumbled import JUMBLE_MODES, Jumbled
 from .symmetry import MAX_ORDER, JamError, symmetry_order, turn_map
 
@@ -193,9 +194,21 @@ class Design:
         return {r.id: i for i, r in enumerate(self.cells)}
 
     @cached_property
+    def _jumble_result(self) -> Jumbled | JumbleLimit:
+        try:
+            return Jumbled.of(self)
+        except JumbleLimit as exc:  # kept: a design past the limit is not closed again at every look
+            return exc
+
+    @property
     def jumbled(self) -> Jumbled | None:
         """The jumbling closure and its cells (None for a design whose turns must fit); JumbleLimit past the limit."""
-        return Jumbled.of(self) if self.jumble is not None else None
+        if self.jumble is None:
+            return None
+        result = self._jumble_result
+        if isinstance(result, JumbleLimit):
+            raise result
+        return result
 
     @property
     def cell_arrangement(self) -> Arrangement:

@@ -25,7 +25,7 @@ from hlavolamy.plugins.hookspecs import Designer, DrawOptions, MoveHit, Tool, Vi
 from .arrangement import Arrangement, Region
 from .design import CUT, TURN, Design, DesignCircle, carry_colours, complete_cuts, parse_angle
 from .jumble import Closure, JumbleLimit
-from .jumbled import JUMBLE_MODES
+from .jumbled import JUMBLE_MODES, Jumbled
 from .symmetry import MAX_ORDER, JamError
 
 HIT_PIXELS = 8.0
@@ -477,7 +477,7 @@ class CirclesDesigner(Designer):
             self._painter.outline(painter, frame, clashing, QColor("#e00000"), 3.0)
         if self._limit is not None:
             paint_closure(painter, frame, self._limit.closure)
-        elif self.design.jumble is not None and self.design.__dict__.get("jumbled") is not None:
+        elif self.design.jumble is not None and isinstance(self.design.__dict__.get("_jumble_result"), Jumbled):
             paint_closure(painter, frame, self.design.jumbled.closure, generations=False)
         if options.hover is not None:
             hovered = self.circle_at(*options.hover)
