@@ -225,3 +225,15 @@ def test_scramble_is_solved_and_replays_legally() -> None:
     result = solve(puzzle, start)
     assert result.verified
     assert _legal_replay(puzzle, start, result.moves).is_solved()
+
+
+def test_info_reports_pieces_shapes_and_where_moves_are_blocked(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from hlavolamy.cli import main
+
+    assert main(["info", str(PUZZLES / "four-disks-45.json"), "--no-three-cycles", "--json"]) == 0
+    blocking = json.loads(capsys.readouterr().out)["blocking"]
+    assert blocking["pieces"] == 16 and len(blocking["fused_sets"]) == 13
+    assert blocking["shapes"]["count"] == 2 and blocking["shapes"]["complete"]
+    assert blocking["blocked_in_shapes"] == {"A": 0, "B": 1, "C": 1, "D": 0}

@@ -491,9 +491,12 @@ class BlockingReport:
     notes: list[str] = field(default_factory=list)
     blocked_in_shapes: dict[str, int] = field(default_factory=dict)
     """Per move, in how many of the explored shapes it is blocked (a jumbling puzzle's "where")."""
+    n_pieces: int | None = None
+    """Physical pieces: the fused sets plus the cells in none."""
 
     def report(self) -> str:
-        lines = [f"Blocking analysis of {self.puzzle_name or 'the puzzle'}: {len(self.fused_sets)} fused sets"]
+        pieces = "" if self.n_pieces is None else f" ({self.n_pieces} pieces with the single cells)"
+        lines = [f"Blocking analysis of {self.puzzle_name or 'the puzzle'}: {len(self.fused_sets)} fused sets{pieces}"]
         for k, cells in enumerate(self.fused_sets):
             lines.append(f"  fused set {k}: cells {list(cells)}")
         lines.append("Moves legal at the solved position: " + (", ".join(self.legal_at_solved) or "none"))
@@ -522,6 +525,7 @@ class BlockingReport:
             "shapes": {"count": self.n_shapes, "complete": self.shapes_complete, "max_depth": self.max_depth},
             "legal_at_solved": self.legal_at_solved,
             "blocked_in_shapes": self.blocked_in_shapes,
+            "pieces": self.n_pieces,
             "blocked_at_solved": {m: [list(t) for t in torn] for m, torn in self.blocked_at_solved.items()},
             "stabiliser": {
                 "generators": self.stabiliser_generators,
@@ -575,6 +579,7 @@ def analyse_blocking(puzzle: Puzzle, *, max_states: int = MAX_STATES, max_shapes
         fused_reach=fused_reach(puzzle, graph, stab),
         notes=notes,
         blocked_in_shapes=_blocked_in_shapes(graph),
+        n_pieces=puzzle.n_cells - sum(len(b) for b in puzzle.blockings) + len(puzzle.blockings),
     )
 
 
