@@ -11,6 +11,7 @@ straddles the rim, and the placements of the pieces seen are collected.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -90,7 +91,7 @@ def legal_placements(disks: list[SimDisk], pts: np.ndarray, labels: np.ndarray, 
     sizes = np.bincount(labels, minlength=n)
     order = np.argsort(sizes)
     kind = np.zeros(n, dtype=float)
-    for a, b in zip(order, order[1:]):
+    for a, b in itertools.pairwise(order):
         kind[b] = kind[a] + (sizes[b] > 1.01 * sizes[a])
     seen: list[np.ndarray] = []
 

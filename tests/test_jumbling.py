@@ -21,7 +21,7 @@ from hlavolamy.plugins.manager import get_plugin_host
 from hlavolamy.solve import solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from jumble_sim import SimDisk, cut_as_you_turn, grid_points, legal_placements  # noqa: E402
+from jumble_sim import SimDisk, cut_as_you_turn, grid_points, legal_placements
 
 PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
 GEOMETRY = get_plugin_host().geometry("circles")

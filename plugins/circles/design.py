@@ -384,10 +384,9 @@ def _read_circle(raw: Any, i: int) -> DesignCircle:
     if name is not None and (not isinstance(name, str) or not _MOVE_NAME.match(name)):
         raise PuzzleError(f"{where}.name: {name!r} must be a move name (a letter, then letters, digits or '_')")
     turns = raw.get("turns")
-    if turns is not None:
-        if steps is None or isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns < max(steps, 2) \
-                or math.gcd(turns, steps) != 1:
-            raise PuzzleError(f"{where}.turns: {turns!r} must be a whole number from 1 to steps - 1 with no factor in common "
+    if turns is not None and (steps is None or isinstance(turns, bool) or not isinstance(turns, int)
+                              or not 1 <= turns < max(steps, 2) or math.gcd(turns, steps) != 1):
+        raise PuzzleError(f"{where}.turns: {turns!r} must be a whole number from 1 to steps - 1 with no factor in common "
                               "with steps (the turn is turns/steps of a full turn)")
     inner = raw.get("inner")
     if inner is not None:

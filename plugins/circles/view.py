@@ -23,7 +23,15 @@ from hlavolamy.errors import PuzzleError
 from hlavolamy.plugins.hookspecs import Designer, DrawOptions, MoveHit, Tool, View
 
 from .arrangement import Arrangement, Region
-from .design import CUT, TURN, Design, DesignCircle, carry_colours, complete_cuts, parse_angle
+from .design import (
+    CUT,
+    TURN,
+    Design,
+    DesignCircle,
+    carry_colours,
+    complete_cuts,
+    parse_angle,
+)
 from .jumble import Closure, JumbleLimit
 from .jumbled import JUMBLE_MODES, Jumbled
 from .symmetry import MAX_ORDER, JamError
@@ -262,7 +270,7 @@ def paint_closure(painter: QPainter, frame: Frame, closure: Closure, generations
         box = QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r)
         for a, b in circle.arcs:
             # Qt angles: sixteenths of a degree, anticlockwise on screen; design angles grow clockwise on screen
-            painter.drawArc(box, int(round(-math.degrees(a) * 16)), int(round(-math.degrees(b - a) * 16)))
+            painter.drawArc(box, round(-math.degrees(a) * 16), round(-math.degrees(b - a) * 16))
     painter.restore()
 
 
