@@ -237,3 +237,10 @@ def test_info_reports_pieces_shapes_and_where_moves_are_blocked(capsys: pytest.C
     assert blocking["pieces"] == 16 and len(blocking["fused_sets"]) == 13
     assert blocking["shapes"]["count"] == 2 and blocking["shapes"]["complete"]
     assert blocking["blocked_in_shapes"] == {"A": 0, "B": 1, "C": 1, "D": 0}
+
+
+def test_a_closure_too_big_to_cut_into_regions_is_refused() -> None:
+    """Fifth turns at R = 2 close after 528 circles (6255 cells): past MAX_BUILD_CIRCLES, refused before the regions."""
+    design = disks_design([(0, 0), (4, 0)], 5, 4)
+    with pytest.raises(PuzzleError, match="528 cut circles"):
+        design.puzzle()

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 CUT_ALL, BLOCK = "cut", "block"
 JUMBLE_MODES = (CUT_ALL, BLOCK)
+MAX_BUILD_CIRCLES = 400
+"""A closure with more cut circles than this is not cut into regions (thousands of cells, minutes of work)."""
 
 
 @dataclass
@@ -50,7 +52,13 @@ class Jumbled:
         for c in design.circles:
             if c.kind == "turn" and c.steps is None:
                 raise PuzzleError(f"circle {c.id!r}: a jumbling design needs explicit steps (a turn angle) on every turning circle")
-        return cls(design, closure_of(design.circles, lambda c: c.steps, max_circles=max_circles, progress=progress, cancel=cancel))
+        closure = closure_of(design.circles, lambda c: c.steps, max_circles=max_circles, progress=progress, cancel=cancel)
+        if len(closure.circles) > MAX_BUILD_CIRCLES:
+            raise PuzzleError(
+                f"the turns close up, but only after {len(closure.circles)} cut circles: more than {MAX_BUILD_CIRCLES} "
+                "make thousands of pieces, too many to build here; make the disks overlap less"
+            )
+        return cls(design, closure)
 
     @cached_property
     def arrangement(self) -> Arrangement:
