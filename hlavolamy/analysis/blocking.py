@@ -489,9 +489,14 @@ class BlockingReport:
     reachable_method: str
     fused_reach: list[FusedReach]
     notes: list[str] = field(default_factory=list)
+    blocked_in_shapes: dict[str, int] = field(default_factory=dict)
+    """Per move, in how many of the explored shapes it is blocked (a jumbling puzzle's "where")."""
+    n_pieces: int | None = None
+    """Physical pieces: the fused sets plus the cells in none."""
 
     def report(self) -> str:
-        lines = [f"Blocking analysis of {self.puzzle_name or 'the puzzle'}: {len(self.fused_sets)} fused sets"]
+        pieces = "" if self.n_pieces is None else f" ({self.n_pieces} pieces with the single cells)"
+        lines = [f"Blocking analysis of {self.puzzle_name or 'the puzzle'}: {len(self.fused_sets)} fused sets{pieces}"]
         for k, cells in enumerate(self.fused_sets):
             lines.append(f"  fused set {k}: cells {list(cells)}")
         lines.append("Moves legal at the solved position: " + (", ".join(self.legal_at_solved) or "none"))
@@ -499,6 +504,8 @@ class BlockingReport:
             lines.append(f"  {move} is blocked: it would tear {', '.join(str(list(t)) for t in torn)}")
         more = "" if self.shapes_complete else " (exploration bound reached: at least this many)"
         lines.append(f"Shapes (where the fused sets are): {self.n_shapes}{more}; farthest {self.max_depth} steps from home")
+        if self.blocked_in_shapes:
+            lines.append("Blocked in shapes: " + ", ".join(f"{m} in {k} of {self.n_shapes}" for m, k in self.blocked_in_shapes.items()))
         order = "unknown" if self.stabiliser_order is None else str(self.stabiliser_order)
         lines.append(f"Legal home-to-home group: {self.stabiliser_generators} generators, order {order}")
         count = "unknown" if self.reachable is None else f"{self.reachable}"
@@ -517,6 +524,8 @@ class BlockingReport:
             "fused_sets": [list(c) for c in self.fused_sets],
             "shapes": {"count": self.n_shapes, "complete": self.shapes_complete, "max_depth": self.max_depth},
             "legal_at_solved": self.legal_at_solved,
+            "blocked_in_shapes": self.blocked_in_shapes,
+            "pieces": self.n_pieces,
             "blocked_at_solved": {m: [list(t) for t in torn] for m, torn in self.blocked_at_solved.items()},
             "stabiliser": {
                 "generators": self.stabiliser_generators,
@@ -569,7 +578,18 @@ def analyse_blocking(puzzle: Puzzle, *, max_states: int = MAX_STATES, max_shapes
         reachable_method=method,
         fused_reach=fused_reach(puzzle, graph, stab),
         notes=notes,
+        blocked_in_shapes=_blocked_in_shapes(graph),
+        n_pieces=puzzle.n_cells - sum(len(b) for b in puzzle.blockings) + len(puzzle.blockings),
     )
+
+
+def _blocked_in_shapes(graph: ShapeGraph) -> dict[str, int]:
+    """Per move, the explored shapes where its forward step is blocked (a legal move is legal in both directions)."""
+    out: dict[str, int] = {}
+    for j, turn in enumerate(graph.space.steps):
+        if turn.power > 0:
+            out[turn.move] = int(np.count_nonzero(graph.next[:, j] == -1))
+    return out
 
 
 def fused_reach(puzzle: Puzzle, graph: ShapeGraph, stab: Stabiliser) -> list[FusedReach]:
