@@ -223,7 +223,6 @@ def test_scramble_is_solved_and_replays_legally() -> None:
     scramble = random_scramble(puzzle, 30, 11)
     start = State.solved(puzzle).apply(scramble)
     result = solve(puzzle, start)
-    assert result.verified
     assert _legal_replay(puzzle, start, result.moves).is_solved()
 
 
