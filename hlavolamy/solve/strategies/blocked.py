@@ -49,7 +49,7 @@ from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
 from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.pipeline import run_pipeline
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Strategy, register
+from hlavolamy.solve.registry import Context, Strategy
 
 SEARCH_NODES = 60_000
 """Node budget of the IDA* improvement search after a two-phase solution."""
@@ -382,5 +382,5 @@ def _inverse_steps(space: ShapeSpace) -> list[int]:
     return [where.get((t.move, -t.power), j) for j, t in enumerate(space.steps)]
 
 
-register(Strategy("blocked", "puzzles with blockings: the shape home along the shape graph, then the home-shape "
-                  "group, legal moves only", _solve_blocked, applies=lambda problem, context: bool(problem.puzzle.blockings)))
+STRATEGY = Strategy("blocked", "puzzles with blockings: the shape home along the shape graph, then the home-shape "
+                    "group, legal moves only", _solve_blocked, applies=lambda problem, context: bool(problem.puzzle.blockings))

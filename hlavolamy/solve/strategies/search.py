@@ -19,7 +19,7 @@ from hlavolamy.core.turns import Turn
 from hlavolamy.errors import StrategyFailed
 from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Strategy, register
+from hlavolamy.solve.registry import Strategy
 
 MAX_ORDER = 500_000
 """Largest group order for which ``auto`` picks the search."""
@@ -112,7 +112,7 @@ def _expand(side: _Side, other: _Side, step: list[np.ndarray], cancel: CancelTok
     return None
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "search", "bidirectional breadth-first search: shortest answers for small groups",
     lambda problem, context: search(problem, cancel=context.cancel, progress=context.progress),
-    applies=lambda problem, context: search_feasible(problem.puzzle)))
+    applies=lambda problem, context: search_feasible(problem.puzzle))
