@@ -6,35 +6,28 @@ use, exactly as the plugin host feeds it a plugin's records
 library has every built-in strategy without any plugin host, and a plugin
 strategy of an existing name is refused because these come first. A new
 built-in strategy is one module of :mod:`hlavolamy.solve.strategies` ending
-with ``STRATEGY = Strategy(...)``, plus one entry below.
+with ``STRATEGY = Strategy(...)`` (found there by the hook below).
 """
 
 from __future__ import annotations
 
-from hlavolamy.solve import auto
+import importlib
+import pkgutil
+
+from hlavolamy.solve import auto, strategies
 from hlavolamy.solve.passes import shorten
 from hlavolamy.solve.registry import Pass, Strategy, hookimpl
-from hlavolamy.solve.strategies import (
-    beam,
-    blocked,
-    chain,
-    commutators,
-    handover,
-    insertion,
-    multiphase,
-    optimal,
-    phases,
-    search,
-    search_first,
-)
 
 
 @hookimpl
 def hlavolamy_strategies() -> list[Strategy]:
-    """``auto`` and the strategies it composes."""
-    return [auto.AUTO, commutators.STRATEGY, search.STRATEGY, chain.STRATEGY, optimal.STRATEGY, phases.STRATEGY,
-            multiphase.STRATEGY, insertion.STRATEGY, beam.STRATEGY, handover.STRATEGY, search_first.STRATEGY,
-            blocked.STRATEGY]
+    """``auto``, then the ``STRATEGY`` of every module of :mod:`hlavolamy.solve.strategies` (by module name)."""
+    records = [auto.AUTO]
+    for found in sorted(pkgutil.iter_modules(strategies.__path__), key=lambda m: m.name):
+        record = getattr(importlib.import_module(f"{strategies.__name__}.{found.name}"), "STRATEGY", None)
+        if record is not None:
+            records.append(record)
+    return records
 
 
 @hookimpl

@@ -125,11 +125,13 @@ def _ensure_builtins() -> None:
         _builtins_state = "loading"
         try:
             module = importlib.import_module(BUILTIN)
-            for refused in _STRATEGIES.add_plugin(module, BUILTIN, BUILTIN_SOURCE) + _PASSES.add_plugin(
-                    module, BUILTIN, BUILTIN_SOURCE):
-                log.error("built-in solver plugin: %s", refused.error)
-        finally:
-            _builtins_state = "done"
+        except BaseException:
+            _builtins_state = ""  # the next call raises the same error again, rather than finding nothing
+            raise
+        for refused in _STRATEGIES.add_plugin(module, BUILTIN, BUILTIN_SOURCE) + _PASSES.add_plugin(
+                module, BUILTIN, BUILTIN_SOURCE):
+            log.error("built-in solver plugin: %s", refused.error)
+        _builtins_state = "done"
 
 
 def add_plugin(plugin: object, name: str, source: str) -> list[Rejected]:

@@ -2,9 +2,10 @@
 
 Every strategy is a record (:class:`~hlavolamy.solve.registry.Strategy`) that
 its module defines as ``STRATEGY`` on its last line; the built-in plugin
-:mod:`~hlavolamy.solve.builtin` hands them to the registry through the same
-hook a third-party plugin implements, so a new built-in strategy is one module
-plus one line here and one there; :mod:`~hlavolamy.solve.auto` composes them.
+:mod:`~hlavolamy.solve.builtin` finds them in this package and hands them to
+the registry through the same hook a third-party plugin implements, so a new
+built-in strategy is one module plus one line here; :mod:`~hlavolamy.solve.auto`
+composes them.
 
 * ``commutators`` — :mod:`~hlavolamy.solve.strategies.commutators` (phase 0, then
   conjugated macros group by group); the one strategy for the orbit modes.
