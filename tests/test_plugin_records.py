@@ -61,9 +61,9 @@ def test_built_in_strategies_passes_and_formats_come_through_the_hooks():
     assert registry.names() == tuple(sorted((s.name for s in builtin_solvers.hlavolamy_strategies()),
                                             key=lambda n: (n != "auto", n)))
     assert [p.name for p in registry.passes()] == [p.name for p in builtin_solvers.hlavolamy_passes()]
-    assert {registry.source(n) for n in registry.names()} == {registry.BUILTIN}
+    assert {registry.provider(n) for n in registry.names()} == {registry.BUILTIN}
     assert list(formats.FORMATS) == [f.name for f in builtin_formats.hlavolamy_formats()]
-    assert {formats.source(n) for n in formats.FORMATS} == {formats.BUILTIN}
+    assert {formats.provider(n) for n in formats.FORMATS} == {formats.BUILTIN}
     assert registry.rejected() == () and formats.rejected() == ()
 
 
@@ -96,7 +96,7 @@ def test_records_refuse_a_taken_name_and_junk_and_keep_the_first():
     assert [r.error for r in table.add_plugin(First, "first", "here")] == [
         "thing name 'b c' is not a word", "returned str 'junk', not a Thing"]
     assert [r.error for r in table.add_plugin(Second, "second", "there")] == ["thing 'a' is already provided by first"]
-    assert {n: table.source(n) for n in table.records} == {"a": "first", "d": "second"}
+    assert {n: table.provider(n) for n in table.records} == {"a": "first", "d": "second"}
     table.forget_plugin("first")
     assert list(table.records) == ["d"] and [r.plugin for r in table.rejected] == ["second"]
     with pytest.raises(ValueError, match="twice"):
@@ -108,7 +108,7 @@ def test_a_plugin_strategy_is_used_by_solve(tmp_path, rubik2):
     host = host_with(tmp_path, "bfs_strategy.py")
     assert host.failures == []
     assert [(p.name, p.strategies) for p in host.plugins] == [("bfs_strategy", ("bfs",))]
-    assert "bfs" in registry.names() and registry.source("bfs") == "bfs_strategy"
+    assert "bfs" in registry.names() and registry.provider("bfs") == "bfs_strategy"
     scramble = random_scramble(rubik2, 3, 4)
     start = State.solved(rubik2).apply(scramble)
     solution = solve(rubik2, start, strategy="bfs")
@@ -143,7 +143,7 @@ def test_a_taken_strategy_or_format_name_is_refused_and_the_first_kept(tmp_path)
         "format 'gap' is already provided by hlavolamy.formats.builtin",
         "strategy 'chain' is already provided by hlavolamy.solve.builtin",
     ]
-    assert registry.strategy("chain") is chain and formats.source("gap") == formats.BUILTIN
+    assert registry.strategy("chain") is chain and formats.provider("gap") == formats.BUILTIN
     assert [(p.name, p.strategies, p.formats) for p in host.plugins] == [("record_clash", ("idle",), ())]
 
 

@@ -62,13 +62,13 @@ def _records() -> None:
 
     print("strategies:")
     for name in registry.names():
-        print(f"  {name}  ({_from(registry.source(name), registry.BUILTIN)}): {registry.strategy(name).summary}")
+        print(f"  {name}  ({_from(registry.provider(name), registry.BUILTIN)}): {registry.strategy(name).summary}")
     print("shortening passes: " + ", ".join(
-        f"{p.name} ({_from(registry.source(p.name, 'pass'), registry.BUILTIN)})" for p in registry.passes()))
+        f"{p.name} ({_from(registry.provider(p.name, 'pass'), registry.BUILTIN)})" for p in registry.passes()))
     print("formats:")
     for fmt in formats.FORMATS.values():
         ways = "/".join(w for w, able in (("import", fmt.can_import), ("export", fmt.can_export)) if able)
-        print(f"  {fmt.name}  ({_from(formats.source(fmt.name), formats.BUILTIN)}, {ways}): {fmt.description}")
+        print(f"  {fmt.name}  ({_from(formats.provider(fmt.name), formats.BUILTIN)}, {ways}): {fmt.description}")
 
 
 def _from(source: str, builtin: str) -> str:

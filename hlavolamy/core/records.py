@@ -18,7 +18,7 @@ failures), and is logged.
 >>> table = Records("colour", "hook", Colour)
 >>> [r.error for r in table.add_plugin(Plugin, "paints", "test")]
 ["colour 'red' is already provided by paints", "returned str 'blue', not a Colour"]
->>> list(table.records), table.source("red")
+>>> list(table.records), table.provider("red")
 (['red'], 'paints')
 """
 
@@ -103,7 +103,7 @@ class Records(Generic[R]):
         with self.lock:
             name = getattr(record, "name", None)
             if name in self.records:
-                raise ValueError(f"{self.kind} {name!r} is registered twice (first by {self.source(name)})")
+                raise ValueError(f"{self.kind} {name!r} is registered twice (first by {self.provider(name)})")
             error = self._problem(record)
             if error:
                 raise ValueError(error)
@@ -123,10 +123,10 @@ class Records(Generic[R]):
         if not isinstance(name, str) or not name or any(ch.isspace() for ch in name):
             return f"{self.kind} name {name!r} is not a word"
         if name in self.records:
-            return f"{self.kind} {name!r} is already provided by {self.source(name)}"
+            return f"{self.kind} {name!r} is already provided by {self.provider(name)}"
         return self.check(record)
 
-    def source(self, name: str) -> str:
+    def provider(self, name: str) -> str:
         """The plugin that provided the record ``name``."""
         return self.owners.get(name, PROGRAM)
 

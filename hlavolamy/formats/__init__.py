@@ -17,6 +17,11 @@ API (everything a File -> Import/Export menu needs)::
 Every failure is a :class:`~hlavolamy.errors.HlavolamyError` whose message
 names the file and the line or JSON path. ``docs/formats.md`` says what maps
 to what and what is lost.
+
+Formats are records a plugin returns from its ``hlavolamy_formats`` hook; the
+built-in ones too (:mod:`~hlavolamy.formats.builtin`, loaded here first, so they
+keep their names). The plugin host adds each plugin's with :func:`add_plugin`;
+:func:`provider` says which plugin gave a format (``docs/plugins.md``).
 """
 
 from __future__ import annotations
@@ -72,6 +77,7 @@ hookimpl = pluggy.HookimplMarker("hlavolamy")
 BUILTIN = "hlavolamy.formats.builtin"
 """The module of the built-in formats, a plugin like any other."""
 
+
 def _check(record: Format) -> str | None:
     """What is wrong with a format beyond its type and name, or None."""
     if record.load is None and record.dump is None:
@@ -110,9 +116,9 @@ def forget_plugins() -> None:
         _FORMATS.forget_plugin(owner)
 
 
-def source(name: str) -> str:
+def provider(name: str) -> str:
     """The plugin that provided the format ``name``."""
-    return _FORMATS.source(name)
+    return _FORMATS.provider(name)
 
 
 def rejected() -> tuple[Rejected, ...]:
@@ -181,4 +187,4 @@ for _refused in add_plugin(importlib.import_module(BUILTIN), BUILTIN, "built-in"
     raise ImportError(f"built-in formats: {_refused.error}")
 
 __all__ = ["FORMATS", "Format", "Option", "Rejected", "add_plugin", "export_file", "forget_plugins",
-           "get", "guess", "hookimpl", "import_file", "rejected", "source"]
+           "get", "guess", "hookimpl", "import_file", "provider", "rejected"]

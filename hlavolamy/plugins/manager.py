@@ -274,13 +274,13 @@ class PluginHost:
             from hlavolamy import formats as registry
 
             refused += registry.add_plugin(plugin, candidate.name, candidate.source)
-            formats = [f for f in registry.FORMATS if registry.source(f) == candidate.name]
+            formats = [f for f in registry.FORMATS if registry.provider(f) == candidate.name]
         if hasattr(plugin, "hlavolamy_strategies") or hasattr(plugin, "hlavolamy_passes"):
             from hlavolamy.solve import registry as solvers
 
             refused += solvers.add_plugin(plugin, candidate.name, candidate.source)
-            strategies = [n for n in solvers.names() if solvers.source(n) == candidate.name]
-            strategies += [f"pass {p.name}" for p in solvers.passes() if solvers.source(p.name, "pass") == candidate.name]
+            strategies = [n for n in solvers.names() if solvers.provider(n) == candidate.name]
+            strategies += [f"pass {p.name}" for p in solvers.passes() if solvers.provider(p.name, "pass") == candidate.name]
         for r in refused:
             self.failures.append(PluginFailure(r.plugin, r.source, r.error))
         return tuple(strategies), tuple(formats)

@@ -18,8 +18,8 @@ finish, so ``auto`` can try the next one. A *pass* improves any answer after
 the strategy (shorter, still solving); the host replays each pass's result
 and keeps it only if it is shorter and still solves the position.
 
->>> from hlavolamy.solve.registry import names, source
->>> "auto" in names() and "chain" in names(), source("chain")
+>>> from hlavolamy.solve.registry import names, provider
+>>> "auto" in names() and "chain" in names(), provider("chain")
 (True, 'hlavolamy.solve.builtin')
 """
 
@@ -182,10 +182,10 @@ def strategy(name: str) -> Strategy:
         raise HlavolamyError(f"unknown strategy {name!r}; choose one of {', '.join(names())}") from None
 
 
-def source(name: str, kind: str = "strategy") -> str:
+def provider(name: str, kind: str = "strategy") -> str:
     """The plugin that provided the strategy (or, with ``kind="pass"``, the pass) ``name``."""
     _ensure_builtins()
-    return (_STRATEGIES if kind == "strategy" else _PASSES).source(name)
+    return (_STRATEGIES if kind == "strategy" else _PASSES).provider(name)
 
 
 def passes() -> tuple[Pass, ...]:
@@ -213,4 +213,4 @@ def run(problem: Problem, name: str, context: Context) -> str:
 
 __all__ = ["BLOCKING_AWARE", "BUILTIN", "MODES", "Context", "Pass", "Rejected", "Strategy", "StrategyFailed",
            "add_plugin", "forget_plugins", "hookimpl", "names", "passes", "register", "register_pass",
-           "rejected", "run", "source", "strategy"]
+           "provider", "rejected", "run", "strategy"]
