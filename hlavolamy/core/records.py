@@ -140,4 +140,4 @@ class Records(Generic[R]):
             self.rejected[:] = [r for r in self.rejected if r.plugin != name]
 
 
-__all__ = ["PROGRAM", "Rejected", "Records"]
+__all__ = ["PROGRAM", "Records", "Rejected"]

@@ -36,7 +36,7 @@ import pluggy
 
 from hlavolamy.core.fileformat import PuzzleFile
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.records import Rejected, Records
+from hlavolamy.core.records import Records, Rejected
 from hlavolamy.errors import FileFormatError, quoted
 
 

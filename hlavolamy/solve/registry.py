@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from hlavolamy.core.progress import CancelToken, ProgressCallback
-from hlavolamy.core.records import Rejected, Records
+from hlavolamy.core.records import Records, Rejected
 from hlavolamy.errors import HlavolamyError, StrategyFailed
 
 if TYPE_CHECKING:
@@ -212,5 +212,5 @@ def run(problem: Problem, name: str, context: Context) -> str:
 
 
 __all__ = ["BLOCKING_AWARE", "BUILTIN", "MODES", "Context", "Pass", "Rejected", "Strategy", "StrategyFailed",
-           "add_plugin", "forget_plugins", "hookimpl", "names", "passes", "register", "register_pass",
-           "provider", "rejected", "run", "strategy"]
+           "add_plugin", "forget_plugins", "hookimpl", "names", "passes", "provider", "register", "register_pass",
+           "rejected", "run", "strategy"]

@@ -20,7 +20,7 @@ def breadth_first(problem, context):
         for labels, path in frontier:
             if (labels == problem.goal).all():
                 problem.play(path)
-                return None
+                return
             for step, perm in zip(steps, perms):
                 after = labels[perm]
                 key = after.tobytes()
