@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from hlavolamy.analysis.memo import analysis_cache
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
@@ -278,12 +279,11 @@ class ShapeGraph:
 def shape_graph(puzzle: Puzzle, *, max_shapes: int = MAX_SHAPES, cancel: CancelToken | None = None,
                 progress: ProgressCallback | None = None) -> ShapeGraph:
     """The shape graph rooted at the solved shape, cached on the puzzle."""
-    key = "blocking.shape_graph"
-    graph = puzzle.cache.get(key)
+    graph = analysis_cache(puzzle).shape_graph
     if graph is None or (not graph.complete and graph.max_shapes < max_shapes):
         space = ShapeSpace(puzzle)
         graph = ShapeGraph(space, space.home, max_shapes=max_shapes, cancel=cancel, progress=progress)
-        puzzle.cache[key] = graph
+        analysis_cache(puzzle).shape_graph = graph
     return graph
 
 
@@ -374,9 +374,8 @@ def stabiliser(puzzle: Puzzle, *, keep: int = 36, max_shapes: int = MAX_SHAPES, 
     with sympy's membership test and added when it enlarges the group, so the
     set provably generates all of ``H``.
     """
-    key = "blocking.stabiliser"
-    if key in puzzle.cache:
-        return puzzle.cache[key]
+    if analysis_cache(puzzle).stabiliser is not None:
+        return analysis_cache(puzzle).stabiliser
     graph = shape_graph(puzzle, max_shapes=max_shapes, cancel=cancel, progress=progress)
     candidates = schreier_candidates(graph, cancel=cancel)
     short = home_words(puzzle, graph.space, max_states=max_states, cancel=cancel)
@@ -392,17 +391,17 @@ def stabiliser(puzzle: Puzzle, *, keep: int = 36, max_shapes: int = MAX_SHAPES, 
         kept.extend(macro_of(graph, s, j) for _, s, j, _ in rest)
         complete = complete and len(candidates) <= MAX_UNCHECKED_GENERATORS
     result = Stabiliser(kept, order, complete, group)
-    puzzle.cache[key] = result
+    analysis_cache(puzzle).stabiliser = result
     return result
 
 
 def near_solved(puzzle: Puzzle, *, max_states: int = MACRO_STATES,
                 cancel: CancelToken | None = None) -> dict[bytes, tuple[bytes, int]]:
     """The positions nearest to solved (a bounded breadth-first search), cached: macros and solution tails."""
-    key = "blocking.near_solved"
-    if key not in puzzle.cache:
-        puzzle.cache[key] = breadth_first(puzzle, max_states=max_states, cancel=cancel)[0]
-    return puzzle.cache[key]
+    cache = analysis_cache(puzzle)
+    if cache.near_solved is None:
+        cache.near_solved = breadth_first(puzzle, max_states=max_states, cancel=cancel)[0]
+    return cache.near_solved
 
 
 def home_words(puzzle: Puzzle, space: ShapeSpace, *, max_states: int = MACRO_STATES,

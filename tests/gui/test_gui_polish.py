@@ -112,7 +112,7 @@ def test_analysis_page_shows_what_a_solve_already_computed(qtbot, window):
     cube(window, 2)
     puzzle = window.document.puzzle
     page = window.play_tab.analysis_page
-    solve(puzzle, State.solved(puzzle).apply("R U"))  # leaves the analysis parts in puzzle.cache
+    solve(puzzle, State.solved(puzzle).apply("R U"))  # leaves the analysis parts on the puzzle
     window.play_tab.side.setCurrentWidget(page)
     assert page.result is not None
     assert page.structure.topLevelItemCount() == len(page.result.summary["orbits"])
