@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import cube, wait_idle
+from conftest import PATIENCE_MS, cube, wait_idle
 from PyQt6.QtCore import Qt
 
 from hlavolamy.core.state import State
 
 pytestmark = pytest.mark.gui
-SOLVE_TIMEOUT_MS = 90_000
-"""Generous: the first solve of a puzzle builds the solver's tables, on a machine shared by many jobs."""
 
 
 def solve_now(qtbot, window) -> None:
     page = window.play_tab.solve_page
     qtbot.mouseClick(page.solve_button, Qt.MouseButton.LeftButton)
-    wait_idle(qtbot, window, SOLVE_TIMEOUT_MS)
+    wait_idle(qtbot, window)
     assert page.player is not None, window.messages
 
 
@@ -56,7 +54,7 @@ def test_apply_all_and_the_animation(qtbot, window):
     page = window.play_tab.solve_page
     page.timer.setInterval(1)
     qtbot.mouseClick(page.animate_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not page.timer.isActive(), timeout=5000)
+    qtbot.waitUntil(lambda: not page.timer.isActive(), timeout=PATIENCE_MS)
     assert window.document.state.is_solved()
     window.document.set_state(start, "Set position again")
     assert page.player is not None and page.player.index == 0  # the start of the path: stepping resumes
@@ -142,7 +140,7 @@ def test_use_this_answer_takes_the_best_so_far_while_the_search_goes_on(qtbot, w
     window.document.set_state(start, "Set position")
     assert not page.use_button.isEnabled()
     qtbot.mouseClick(page.solve_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(page.use_button.isEnabled, timeout=SOLVE_TIMEOUT_MS)
+    qtbot.waitUntil(page.use_button.isEnabled, timeout=PATIENCE_MS)
     assert "best so far" in page.solution_info.text() and window.tasks.busy
     qtbot.mouseClick(page.use_button, Qt.MouseButton.LeftButton)
     wait_idle(qtbot, window, 10_000)
@@ -173,7 +171,7 @@ def test_a_failed_solve_says_what_happened_and_what_to_try(qtbot, window):
     perm[[0, 1]] = perm[[1, 0]]  # two stickers of one corner swapped: no turn does that
     window.document.set_state(State(window.document.puzzle, perm), "Set position")
     qtbot.mouseClick(page.solve_button, Qt.MouseButton.LeftButton)
-    wait_idle(qtbot, window, SOLVE_TIMEOUT_MS)
+    wait_idle(qtbot, window, PATIENCE_MS)
     assert page.player is None
     text = page.solution_text.toPlainText()
     assert text.startswith("No solution: ") and "cannot be reached" in text
@@ -200,7 +198,7 @@ def test_cancel_says_so_and_a_cancelled_schreier_sims_stops_within_a_second(qtbo
     page = window.play_tab.solve_page
     page.strategy.setCurrentText("chain")
     qtbot.mouseClick(page.solve_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: "Schreier" in window.tasks.label.text(), timeout=SOLVE_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: "Schreier" in window.tasks.label.text(), timeout=PATIENCE_MS)
     time.sleep(0.3)  # well inside sympy now
     started = time.monotonic()
     window.tasks.cancel()
