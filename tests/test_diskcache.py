@@ -72,7 +72,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, list
         patch.setenv("HLAVOLAMY_CACHE_DIR", str(folder))
         forget_in_process(patch)
         puzzle = two_cycles()
-        chain_module.build_chain(puzzle, improve_seconds=0.2)
+        chain_module.build_chain(puzzle, improve=2e8)
         yield folder, solutions(puzzle)
 
 
@@ -347,3 +347,18 @@ def test_proc_as_the_cache_dir_is_unusable(monkeypatch):
 
 def test_a_usable_cache_dir_is_not_created_by_asking(cache):
     assert diskcache.unusable() is None and not cache.exists()
+
+
+def test_an_edit_anywhere_in_the_solver_makes_the_tables_stale(tmp_path):
+    """The solver lives in subfolders (strategies/, tables/, ...): their sources count for the tag too."""
+    for package in diskcache._SOURCE_PACKAGES:
+        (tmp_path / package).mkdir(parents=True)
+        (tmp_path / package / "a.py").write_text("x = 1\n")
+    deep = tmp_path / "solve" / "tables" / "pdb.py"
+    deep.parent.mkdir()
+    deep.write_text("y = 1\n")
+    before = diskcache.version_tag(tmp_path)
+    assert diskcache.version_tag(tmp_path) == before
+    deep.write_text("y = 2\n")
+    diskcache.version_tag.cache_clear()  # computed once per process: the code does not change under a run
+    assert diskcache.version_tag(tmp_path) != before

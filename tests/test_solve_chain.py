@@ -14,7 +14,7 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, UnreachableError
-from hlavolamy.analysis.memo import forget_shared
+from hlavolamy.analysis.memo import analysis_cache, forget_shared
 from hlavolamy.solve.tables.chain import CACHE_KEY, ChainTooLarge, build_chain, chain_solve
 from tests.conftest import PUZZLES
 
@@ -48,13 +48,13 @@ def solves(puzzle: Puzzle, perm: np.ndarray, **kwargs) -> list[Turn]:
 @given(st.data())
 def test_random_groups_order_solve_and_membership(data):
     puzzle = random_puzzle(data)
-    chain = build_chain(puzzle, improve_seconds=0.2)
+    chain = build_chain(puzzle, improve=2e8)
     assert chain.order == sympy_order(puzzle)
     names = list(puzzle.moves)
     seq = data.draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from([1, -1])), max_size=30), label="word")
     perm = puzzle.perm_of([Turn(m, p) for m, p in seq])
     assert chain.contains(perm)
-    solves(puzzle, perm, time_budget=0.2)
+    solves(puzzle, perm, improve=2e8)
     outside = data.draw(st.permutations(range(puzzle.n_cells)), label="outside")
     outside = np.asarray(outside)
     member = chain.contains(outside)
@@ -84,7 +84,7 @@ def test_chain_is_cached_and_cancellable(tiny_puzzle):
     token.cancel()
     with pytest.raises(Cancelled):
         build_chain(tiny_puzzle, cancel=token)
-    assert CACHE_KEY not in tiny_puzzle.cache
+    assert CACHE_KEY not in analysis_cache(tiny_puzzle).memo
     chain = build_chain(tiny_puzzle)
     assert build_chain(tiny_puzzle) is chain
 
@@ -115,7 +115,7 @@ def rubik3() -> Puzzle:
 
 
 def test_rubik3_order_and_a_solve(rubik3):
-    chain = build_chain(rubik3, improve_seconds=1.0)
+    chain = build_chain(rubik3, improve=1e9)
     assert chain.order == 43252003274489856000
     perm = rubik3.perm_of(random_scramble(rubik3, 60, 3))
     moves = solves(rubik3, perm)

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 import hlavolamy.solve.tables.pdb as pdb
 import hlavolamy.solve.strategies.search as search_module
 import hlavolamy.solve.auto as auto_module
+import hlavolamy.solve.registry as registry
 from hlavolamy.analysis.independent import generators
-from hlavolamy.analysis.memo import forget_shared
+from hlavolamy.analysis.memo import analysis_cache, forget_shared
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
@@ -161,7 +162,7 @@ def test_colours_that_tell_every_piece_are_solved_as_the_position_they_show():
     puzzle = Puzzle([str(i) for i in range(8)], {"a": [1, 2, 3, 4, 5, 6, 7, 0], "b": [1, 0, 2, 3, 4, 5, 6, 7]})
     start = State.solved(puzzle).apply("a b a a b a' b a a a b")
     by_colours = solve(puzzle, start.colour_ids(), strategy="optimal")
-    assert "solve.pdb.exact" in puzzle.cache
+    assert "solve.pdb.exact" in analysis_cache(puzzle).memo
     assert by_colours.length == solve(puzzle, start, strategy="search").length
 
 
@@ -184,9 +185,12 @@ def test_auto_uses_it_between_breadth_first_search_and_the_chain():
     puzzle = Puzzle([str(i) for i in range(8)], {"a": [1, 2, 3, 4, 5, 6, 7, 0], "b": [1, 0, 2, 3, 4, 5, 6, 7]})
     start = State.solved(puzzle).apply("a b a a b a' b a a a b")
     with patch.object(search_module, "MAX_ORDER", 100):
-        found = solve(puzzle, start)
-    assert found.strategy == "optimal"
-    assert found.length == solve(puzzle, start, strategy="search").length
+        found = solve(puzzle, start, strategy="auto")
+        raced = Problem.from_input(puzzle, start)  # the race alone (the anytime runner's first answer aside)
+        used = registry.run(raced, "auto", registry.Context(CancelToken()))
+    assert used == "optimal"
+    shortest = solve(puzzle, start, strategy="search").length
+    assert found.length == raced.answer_length() == shortest  # the first answer (a capped search) is too
 
 
 def test_auto_falls_back_when_the_budget_runs_out():

@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -28,9 +27,9 @@ import numpy as np
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
 from hlavolamy.analysis.independent import Word, cell_groups, independent_moves, short_words
-from hlavolamy.analysis.memo import from_disk, moves_key, to_disk
+from hlavolamy.analysis.memo import AnalysisCache, analysis_cache, from_disk, moves_key, to_disk
 from hlavolamy.core import perm as P
-from hlavolamy.core.progress import CancelToken, ProgressCallback, report
+from hlavolamy.core.progress import CancelToken, ProgressCallback, Work, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, invert
 
@@ -39,8 +38,15 @@ _KEEP_PER_KIND = 12
 """Macros of one kind kept per group: several, so each solving step can use the cheapest."""
 _BATCH_CELLS = 1_000_000
 """Most commutator cells (pairs x cells) computed in one numpy batch."""
-_LOCAL_SECONDS = 10.0
-"""Time for the local search of one group of orbits that the global search left without 3-cycles."""
+LIBRARY_WORK = 2e10
+"""Work units (:class:`~hlavolamy.core.progress.Work`, about a nanosecond of an idle core each) of the global
+stages: what the 20 s they had allowed, though the fixed caps below end them first on most puzzles."""
+_LOCAL_WORK = 1e10
+"""Work of the local search of one group of orbits that the global search left without 3-cycles (was 10 s)."""
+_CELL_UNITS = 4
+"""Work units per commutator cell computed in a numpy batch (~4 ns each on an idle core)..."""
+_OFFER_UNITS = 20_000
+"""...and per small commutator offered to the pool (~20 µs of Python each: classified, compared, kept)."""
 _PAIR_CELLS = 12_000_000
 """Work per commutator stage: pairs tried x cells."""
 _MAX_PAIRS = 150_000
@@ -66,34 +72,35 @@ class Macro:
     orbit: int
 
 
-def three_cycle_library(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: CancelToken | None = None) -> list[Macro]:
+def three_cycle_library(puzzle: Puzzle, *, work: float = LIBRARY_WORK,
+                        cancel: CancelToken | None = None) -> list[Macro]:
     """3-cycles, piece 3-cycles, twists and double transpositions, shortest first (cached per puzzle)."""
-    return [m for m in small_support_macros(puzzle, time_budget=time_budget, cancel=cancel) if m.kind in LIBRARY_KINDS]
+    return [m for m in small_support_macros(puzzle, work=work, cancel=cancel) if m.kind in LIBRARY_KINDS]
 
 
-def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: CancelToken | None = None,
+def small_support_macros(puzzle: Puzzle, *, work: float = LIBRARY_WORK, cancel: CancelToken | None = None,
                          progress: ProgressCallback | None = None, complete: bool = False) -> list[Macro]:
     """Every kept small-support macro, library kinds and ``"other"``, shortest first (cached per puzzle).
 
-    The global stages share ``time_budget``; groups left without 3-cycles then
-    get a local search each (:data:`_LOCAL_SECONDS`) while the budget lasts —
-    or every one of them with ``complete`` (what the solver needs), however long.
+    The global stages share ``work`` units (a :class:`~hlavolamy.core.progress.Work` budget, not seconds: the
+    library is the same on a busy machine); groups left without 3-cycles then get a local search each
+    (:data:`_LOCAL_WORK`) while the budget lasts — or every one of them with ``complete`` (what the solver
+    needs), however long. ``cancel`` only cuts.
     """
     keys = ["analysis.commutators.complete"] + ([] if complete else ["analysis.commutators"])
     found = _cached_library(puzzle, keys)
     if found is not None:
         return found
-    start = time.monotonic()
     searched_all = True
     structure = pieces(puzzle)
     group_of, _ = cell_groups(puzzle)
-    pool = _Pool(puzzle, structure, group_of)
+    pool = _Pool(puzzle, structure, group_of, Work(work))
 
     def until(share: float) -> float:
-        return start + share * time_budget
+        return share * work
 
     report(progress, 0.0, "short words")
-    words = _seed_words(puzzle, until(0.1), cancel)
+    words = _seed_words(puzzle, pool.work, until(0.1), cancel)
     report(progress, 0.1, "commutators of short words")
     small = pool.add_dense(words, until(0.25), cancel)
     small += pool.add_commutators(words, words, until(0.4), cancel)
@@ -103,24 +110,24 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
     pool.add_commutators(small[:60], _conjugates(small[:20], words[:60]), until(0.65), cancel)
     report(progress, 0.65, "commutators of powers")
     pool.add_commutators(_prime_powers(_power_sources(words)), words[:600], until(0.85), cancel)
-    for ind in independent_moves(puzzle, time_budget=max(0.0, until(1.0) - time.monotonic()), cancel=cancel):
+    for ind in independent_moves(puzzle, work=pool.work, stop=until(1.0), cancel=cancel):
         if len(ind.turns) <= _MAX_INDEPENDENT:
             pool.add(Word(ind.turns, puzzle.perm_of(ind.turns)))
     result = pool.kept()
     have = {(m.kind, int(group_of[m.cells[0]])) for m in result}
     for g, po in enumerate(structure.piece_orbits):
         if ("3-cycle", g) not in have and ("piece 3-cycle", g) not in have:
-            if not complete and time.monotonic() > until(1.0):
+            if not complete and pool.work.over(until(1.0)):
                 searched_all = False
                 continue
-            pool.add_local(g, po.piece_size, time.monotonic() + _LOCAL_SECONDS, cancel)
+            pool.add_local(g, po.piece_size, pool.work.spent + _LOCAL_WORK, cancel)
             report(progress, 0.9, f"local search for group {g + 1} of {len(structure.piece_orbits)}")
     result = pool.kept()
     if pool.add_twists(words[:1000], {(m.kind, int(group_of[m.cells[0]])) for m in result}, cancel):
         result = pool.kept()
     names = ["analysis.commutators"] + (["analysis.commutators.complete"] if searched_all else [])
     for key in names:
-        puzzle.cache[key] = result
+        _hold(analysis_cache(puzzle), key, result)
         remember_recent(_BY_MOVES, moves_key(puzzle) + key, result)
     to_disk(puzzle, names[-1], result)  # a complete library also answers for the budgeted one
     report(progress, 1.0, f"{len(result)} macros")
@@ -129,20 +136,34 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
 
 def _cached_library(puzzle: Puzzle, keys: list[str]) -> list[Macro] | None:
     """The first library stored under ``keys`` on the puzzle, for its moves in this process, or on disk."""
+    cache = analysis_cache(puzzle)
     for key in keys:
-        if key in puzzle.cache:
-            return puzzle.cache[key]
+        held = cache.complete_library if key == _COMPLETE else cache.library
+        if held is not None:
+            return held
         shared = _BY_MOVES.get(moves_key(puzzle) + key)
         if shared is not None:
-            puzzle.cache[key] = shared
+            _hold(cache, key, shared)
             return shared
     for key in keys:
         stored = from_disk(puzzle, key, allowed=(Macro, Turn), expect=list)
         if stored is not None:
-            puzzle.cache[key] = stored
+            _hold(cache, key, stored)
             remember_recent(_BY_MOVES, moves_key(puzzle) + key, stored)
             return stored
     return None
+
+
+_COMPLETE = "analysis.commutators.complete"
+"""The name (process-wide table, disk) of a library whose search covered every piece orbit."""
+
+
+def _hold(cache: AnalysisCache, key: str, library: list[Macro]) -> None:
+    """Keep ``library`` on the puzzle in the field its name ``key`` stands for."""
+    if key == _COMPLETE:
+        cache.complete_library = library
+    else:
+        cache.library = library
 
 
 _BY_MOVES: dict[str, list[Macro]] = {}
@@ -157,10 +178,10 @@ def remember_recent(store: dict, key: str, value: object, keep: int = 4) -> None
         store.pop(next(iter(store)))
 
 
-def _seed_words(puzzle: Puzzle, deadline: float, cancel: CancelToken | None) -> list[Word]:
+def _seed_words(puzzle: Puzzle, work: Work, stop: float, cancel: CancelToken | None) -> list[Word]:
     """Short words, as long as a few thousand of them allow (single moves on huge puzzles)."""
     limit = int(min(2500, max(len(puzzle.moves) * 2, 4_000_000 // puzzle.n_cells)))
-    return short_words(puzzle, 12, limit=limit, deadline=deadline, cancel=cancel)
+    return short_words(puzzle, 12, limit=limit, work=work, stop=stop, cancel=cancel)
 
 
 def _conjugates(elements: Sequence[Word], setups: Sequence[Word]) -> list[Word]:
@@ -259,8 +280,10 @@ def _sparse(word: Word | _Small) -> tuple[np.ndarray, np.ndarray]:
 class _Pool:
     """Small-support elements seen so far: the shortest word per permutation, stored sparse."""
 
-    def __init__(self, puzzle: Puzzle, structure: PieceStructure, group_of: np.ndarray):
+    def __init__(self, puzzle: Puzzle, structure: PieceStructure, group_of: np.ndarray, work: Work | None = None):
         self.puzzle = puzzle
+        self.work = work or Work()
+        """Units spent by every stage (the stages stop at their shares of it)."""
         self.structure = structure
         self.group_of = group_of
         self.max_piece = max((po.piece_size for po in structure.piece_orbits), default=1)
@@ -302,7 +325,7 @@ class _Pool:
         """Elements moving group ``g`` only, shortest first."""
         return sorted((self.best[k] for k in self.by_group.get(g, ())), key=lambda w: w.length)
 
-    def add_dense(self, words: Sequence[Word | _Small], deadline: float, cancel: CancelToken | None) -> list[_Small]:
+    def add_dense(self, words: Sequence[Word | _Small], stop: float, cancel: CancelToken | None) -> list[_Small]:
         """Commutators of every pair of the shortest words, however much they overlap.
 
         Nearly commuting words (two neighbouring half-turns of a globe) overlap
@@ -310,9 +333,9 @@ class _Pool:
         :meth:`add_commutators` would miss them.
         """
         k = int(min(len(words), max(2, (2 * _PAIR_CELLS / self.puzzle.n_cells) ** 0.5)))
-        return self.add_commutators(words[:k], words[:k], deadline, cancel, max_overlap=self.puzzle.n_cells)
+        return self.add_commutators(words[:k], words[:k], stop, cancel, max_overlap=self.puzzle.n_cells)
 
-    def add_local(self, g: int, piece_size: int, deadline: float, cancel: CancelToken | None) -> None:
+    def add_local(self, g: int, piece_size: int, stop: float, cancel: CancelToken | None) -> None:
         """Commutators of words in the moves touching group ``g`` whose supports meet in one piece.
 
         On a big cube the global search cannot afford words of length 3 in all
@@ -322,24 +345,24 @@ class _Pool:
         cells = np.flatnonzero(self.group_of == g)
         names = [name for name, m in self.puzzle.moves.items() if np.any(m[cells] != cells)]
         words = short_words(self.puzzle, 3, limit=max(50, min(800, 20_000_000 // self.puzzle.n_cells)), moves=names,
-                            deadline=deadline, cancel=cancel)
-        small = self.add_dense(words, deadline, cancel)
-        small += self.add_commutators(words, words, deadline, cancel, max_overlap=piece_size,
+                            work=self.work, stop=stop, cancel=cancel)
+        small = self.add_dense(words, stop, cancel)
+        small += self.add_commutators(words, words, stop, cancel, max_overlap=piece_size,
                                       pair_cells=5 * _PAIR_CELLS)
         small.sort(key=lambda w: w.length)
-        self.add_commutators(small[:200], words[:300], deadline, cancel, max_overlap=piece_size,
+        self.add_commutators(small[:200], words[:300], stop, cancel, max_overlap=piece_size,
                              pair_cells=5 * _PAIR_CELLS)
         if not self.by_group.get(g):
-            self.add_commutators(_prime_powers(_power_sources(words)), words[:300], deadline, cancel)
+            self.add_commutators(_prime_powers(_power_sources(words)), words[:300], stop, cancel)
 
-    def add_commutators(self, left: Sequence[Word | _Small], right: Sequence[Word | _Small], deadline: float,
+    def add_commutators(self, left: Sequence[Word | _Small], right: Sequence[Word | _Small], stop: float,
                         cancel: CancelToken | None, max_overlap: int | None = None,
                         pair_cells: int = _PAIR_CELLS) -> list[_Small]:
         """Commutators ``[a, b]`` of pairs whose supports meet in at most two pieces; the new small ones.
 
         The cheapest :data:`_PAIR_CELLS` / n pairs are tried (a fixed amount
         of work, so the library does not depend on the machine's load), unless
-        ``deadline`` comes first. They are computed on the cells the words
+        the pool's work budget passes ``stop`` first (units, not seconds). They are computed on the cells the words
         move (:class:`_Local`): a few hundred of a big cube's thousands when
         the words turn a few slices.
         """
@@ -361,15 +384,18 @@ class _Pool:
         batch = max(1, _BATCH_CELLS // max(m, 1))
         found = []
         for start in range(0, ia.size, batch):
-            if time.monotonic() > deadline:
+            if self.work.over(stop):
                 break
             if cancel is not None:
                 cancel.check()
             sa, sb = ia[start:start + batch], ib[start:start + batch]
             comm = _commutators(local.left[sa], local.right[sb], local.left_inv[sa], local.right_inv[sb])
+            self.work.spend(_CELL_UNITS * sa.size * m)
             moved = comm != np.arange(m)
             sizes = moved.sum(1)
-            for k in np.flatnonzero((sizes > 0) & (sizes <= self.max_support)):
+            offered = np.flatnonzero((sizes > 0) & (sizes <= self.max_support))
+            self.work.spend(_OFFER_UNITS * offered.size)
+            for k in offered:
                 wa, wb = left[sa[k]], right[sb[k]]
                 at = np.flatnonzero(moved[k])
                 entry = self._offer(local.cols[at], local.cols[comm[k, at]], 2 * (wa.length + wb.length),

@@ -15,7 +15,6 @@ keeps only corners or only edges moving. They are seeds for
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
 from dataclasses import dataclass
@@ -25,12 +24,17 @@ import numpy as np
 
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.core import perm as P
-from hlavolamy.core.progress import CancelToken
+from hlavolamy.core.progress import CancelToken, Work
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 
 _WORD_CELLS = 20_000_000
 """Most word-cells (words x cells) held by one enumeration of short words."""
+WORD_UNITS = 1_500
+"""Work units (:class:`~hlavolamy.core.progress.Work`) one new word costs besides one per cell: the units are
+calibrated as about a nanosecond of one idle core each (a word of a 3x3x3 took ~1.6 µs)."""
+INDEPENDENT_WORK = 2e9
+"""Work of :func:`independent_moves` alone (the 2 s it had on an idle machine)."""
 
 
 @dataclass(frozen=True)
@@ -66,12 +70,13 @@ def generators(puzzle: Puzzle, moves: Sequence[str] | None = None) -> list[Turn]
 
 
 def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, moves: Sequence[str] | None = None,
-                deadline: float | None = None, cancel: CancelToken | None = None) -> list[Word]:
+                work: Work | None = None, stop: float | None = None,
+                cancel: CancelToken | None = None) -> list[Word]:
     """Distinct non-identity permutations reachable by words of at most ``max_length`` steps, shortest first.
 
     Breadth first with one word per permutation; stops at ``limit`` words
-    (default: what fits in :data:`_WORD_CELLS`) or at ``deadline``
-    (``time.monotonic()``).
+    (default: what fits in :data:`_WORD_CELLS`) or once ``work`` has spent
+    more than ``stop`` units (each word costs :data:`WORD_UNITS` + cells).
     """
     n = puzzle.n_cells
     limit = limit if limit is not None else max(1, _WORD_CELLS // max(n, 1))
@@ -80,6 +85,7 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
     seen = {P.identity(n).tobytes()}
     out: list[Word] = []
     frontier = [Word([], P.identity(n))]
+    cost = WORD_UNITS + n
     for _ in range(max_length):
         nxt = []
         for word in frontier:
@@ -96,11 +102,13 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
                 new = Word(word.turns + [g], perm)
                 out.append(new)
                 nxt.append(new)
+                if work is not None:
+                    work.spend(cost)
                 if len(out) >= limit:
                     return out
             if cancel is not None:
                 cancel.check()
-            if deadline is not None and time.monotonic() > deadline:
+            if work is not None and work.over(stop):
                 return out
         frontier = nxt
     return out
@@ -139,17 +147,21 @@ def _powers_fixing_outside(word: Word, group_of: np.ndarray) -> Iterator[tuple[i
             yield k, np.array(sorted(x for c in moved for x in c))
 
 
-def independent_moves(puzzle: Puzzle, *, max_length: int = 4, max_words: int = 5000, time_budget: float = 2.0,
-                      cancel: CancelToken | None = None) -> list[IndependentMove]:
+def independent_moves(puzzle: Puzzle, *, max_length: int = 4, max_words: int = 5000, work: Work | None = None,
+                      stop: float | None = None, cancel: CancelToken | None = None) -> list[IndependentMove]:
     """Powers of short words that act on one orbit (or lockstep orbits) only; shortest first.
 
     Keeps the shortest word for each set of moved cells. Words that already
     act on one group are left out: powering does not make them independent.
+    Stops once ``work`` has spent ``stop`` units (default: a fresh budget of
+    :data:`INDEPENDENT_WORK`), whatever the load.
     """
-    deadline = time.monotonic() + time_budget
+    if work is None:
+        work, stop = Work(INDEPENDENT_WORK), INDEPENDENT_WORK
     group_of, groups = cell_groups(puzzle)
     words = short_words(puzzle, max_length, limit=min(max_words, _WORD_CELLS // 4 // puzzle.n_cells + 1),
-                        deadline=deadline, cancel=cancel)
+                        work=work, stop=stop, cancel=cancel)
+    per_word = WORD_UNITS + 4 * puzzle.n_cells
     orders = {name: puzzle.move_order(name) for name in puzzle.moves}
 
     def length(turns: list[Turn]) -> int:
@@ -167,6 +179,7 @@ def independent_moves(puzzle: Puzzle, *, max_length: int = 4, max_words: int = 5
             old = best.get(key)
             if old is None or old[0] > cost:
                 best[key] = (cost, IndependentMove(turns, key, groups[int(group_of[key[0]])]))
-        if time.monotonic() > deadline:
+        work.spend(per_word)
+        if work.over(stop):
             break
     return [m for _, m in sorted(best.values(), key=lambda cm: (cm[0], cm[1].cells))]

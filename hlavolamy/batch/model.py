@@ -44,7 +44,8 @@ class Result:
     strategy: str = ""
     error: str | None = None
     first_answer_time: float | None = None
-    """Seconds to the solver's first answer, once :class:`hlavolamy.solve.Solution` reports one (None until then)."""
+    """Seconds to the solver's first answer (:attr:`hlavolamy.solve.Solution.first_time`; None where the strategy
+    asked for was not ``auto``, which alone answers first and improves after)."""
 
     @property
     def ok(self) -> bool:

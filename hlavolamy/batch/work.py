@@ -13,6 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,12 +23,17 @@ from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import HlavolamyError
 
+if TYPE_CHECKING:
+    from hlavolamy.solve.registry import RaceRecords
+
 KEEP = 32
 """Puzzles a worker keeps (with their in-memory tables); tasks come grouped by puzzle, so few are needed."""
 
 _kept: OrderedDict[str, Puzzle] = OrderedDict()
 _lock = threading.Lock()
 """A Dask worker may run several threads; they share the kept puzzles."""
+_records: RaceRecords | None = None
+"""This worker's share of the batch's race records (``auto`` learns which costly races pay on a puzzle)."""
 
 
 def kept_puzzle(source: PuzzleSource) -> Puzzle:
@@ -80,7 +86,8 @@ def solve_job(puzzle: Puzzle, job: Job) -> Result:
     started = time.perf_counter()
     try:
         position = State(puzzle, job.start) if job.exact else np.asarray(job.start)
-        solution = solve(puzzle, position, strategy=job.strategy, wildcards=job.wildcards, time_limit=job.time_limit)
+        solution = solve(puzzle, position, strategy=job.strategy, wildcards=job.wildcards, time_limit=job.time_limit,
+                         records=_worker_records())
         turns = list(solution.moves)
         if not turns and job.nonempty:
             turns = harmless_turns(puzzle, job)
@@ -88,11 +95,22 @@ def solve_job(puzzle: Puzzle, job: Job) -> Result:
             return Result.failed(job.id, "internal error: the answer failed verification by replay on the worker",
                                  time.perf_counter() - started)
         return Result(job.id, tuple(Turn(t.move, t.power) for t in turns), puzzle.length(turns), solution.time,
-                      solution.strategy)
+                      solution.strategy, first_answer_time=solution.first_time)
     except HlavolamyError as exc:
         return Result.failed(job.id, str(exc), time.perf_counter() - started)
     except Exception as exc:  # noqa: BLE001 - one job's bug must not take its task's other jobs with it
         return Result.failed(job.id, f"internal error: {type(exc).__name__}: {exc}", time.perf_counter() - started)
+
+
+def _worker_records() -> RaceRecords:
+    """Made on first use, so importing this module (the client does) costs no solver import."""
+    global _records
+    from hlavolamy.solve.registry import RaceRecords
+
+    with _lock:
+        if _records is None:
+            _records = RaceRecords()
+        return _records
 
 
 def harmless_turns(puzzle: Puzzle, job: Job) -> list[Turn]:

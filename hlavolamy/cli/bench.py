@@ -107,12 +107,16 @@ def bench_solve(args: argparse.Namespace) -> int:
         rows = [row for row in rows if row[0] in wanted or row[0].split(" ")[0] in wanted]
     print(f"{'puzzle':<30}{'by':>8}{'solved':>8}{'mean len':>10}{'max len':>9}{'first s':>9}{'mean s':>8}"
           f"{'max s':>8}  strategies / errors")
+    from hlavolamy.solve import RaceRecords
+
+    records = RaceRecords()  # this bench run's: what auto learns on one row's positions helps the next
     for name, puzzle, by_colours in rows:
-        _bench_row(name, puzzle, by_colours, args.positions)
+        _bench_row(name, puzzle, by_colours, args.positions, records)
     return 0
 
 
-def _bench_row(name: str, puzzle: Puzzle, by_colours: bool, positions: int, scramble_length: int = 200) -> None:
+def _bench_row(name: str, puzzle: Puzzle, by_colours: bool, positions: int, records: object = None,
+               scramble_length: int = 200) -> None:
     """Solve ``positions`` seeded positions of ``puzzle`` and print one row."""
     from hlavolamy.core.scramble import random_scramble
     from hlavolamy.core.state import State
@@ -123,7 +127,7 @@ def _bench_row(name: str, puzzle: Puzzle, by_colours: bool, positions: int, scra
         state = State.solved(puzzle).apply(random_scramble(puzzle, scramble_length, seed))
         position = puzzle.colour_ids[state.perm] if by_colours else state
         try:
-            solution = solve(puzzle, position)
+            solution = solve(puzzle, position, records=records)
         except HlavolamyError as exc:
             errors.append(str(exc))
             continue
@@ -141,8 +145,108 @@ def _bench_row(name: str, puzzle: Puzzle, by_colours: bool, positions: int, scra
               f"{errors[0][:80] if errors else ''}", flush=True)
 
 
+LATENCY_CUBES = range(2, 8)
+"""Cube sizes (cubes plugin) in ``bench latency``."""
+
+
+def latency_puzzles(folder: Path) -> Iterator[tuple[str, Puzzle, bool]]:
+    """Every shipped puzzle (exact positions), every polyhedra preset and the cubes 2..7 (by colours)."""
+    from hlavolamy.plugins.manager import build_puzzle, get_plugin_host
+
+    for name, puzzle in shipped_puzzles(folder):
+        yield name, puzzle, False
+    host = get_plugin_host()
+    polyhedra = host.geometries.get("polyhedra")
+    if polyhedra is not None:
+        preset = next((p for p in polyhedra.parameters if p.name == "preset"), None)
+        for choice in (preset.choices if preset is not None and preset.choices else ()):
+            yield f"{choice} (polyhedra)", build_puzzle(polyhedra, {"preset": choice}), True
+    cubes = host.geometries.get("cubes")
+    if cubes is not None:
+        for size in LATENCY_CUBES:
+            yield f"cube{size} (cubes)", build_puzzle(cubes, {"size": size}), True
+
+
+def bench_latency(args: argparse.Namespace) -> int:
+    """Time to the first verified answer and the final length at a time limit, each solve from an EMPTY cache.
+
+    Each puzzle is solved in a fresh process (``hlavolamy solve --json``) with
+    a new empty disk cache, so nothing built before helps: what a new user
+    waits for. Columns: moved cells; how the position is given; seconds to
+    the first answer, the CPU seconds it cost (the figure a loaded machine
+    cannot inflate) and its length; the final length; the solve's seconds;
+    the child's CPU seconds (start-up included); whether the solve ended by its limit + 1 s
+    ("held"); the strategy or the error. ``--hogs N`` runs N CPU-burning
+    processes beside it (what a busy machine does to the limit and the answers).
+    """
+    import json
+    import os
+    import resource
+    import subprocess
+    import sys
+    import tempfile
+
+    from hlavolamy.analysis.blocks import pieces
+    from hlavolamy.core.fileformat import save_puzzle
+    from hlavolamy.core.scramble import random_scramble
+    from hlavolamy.core.state import State
+
+    limit = args.time_limit
+    rows = list(latency_puzzles(Path(args.puzzles)))
+    if args.only:
+        wanted = set(args.only.split(","))
+        rows = [row for row in rows if row[0] in wanted or row[0].split(" ")[0] in wanted]
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.hogs)]
+    print(f"limit {limit:g} s, {args.hogs} CPU hogs beside, load {os.getloadavg()[0]:.1f}")
+    print(f"{'puzzle':<30}{'cells':>6}{'by':>8}{'first s':>8}{'1st cpu':>8}{'first':>7}{'final':>7}{'solve s':>8}"
+          f"{'cpu s':>7}{'held':>6}  strategy / error")
+    missing = 0
+    try:
+        with tempfile.TemporaryDirectory(prefix="hlavolamy-latency-") as folder:
+            for k, (name, puzzle, by_colours) in enumerate(rows):
+                path = Path(folder) / f"{k}.json"
+                save_puzzle(path, puzzle)
+                state = State.solved(puzzle).apply(random_scramble(puzzle, args.scramble, args.seed))
+                cache = Path(folder) / f"cache{k}"
+                command = [sys.executable, "-m", "hlavolamy.cli", "solve", str(path), "--json", "--quiet",
+                           "--time-limit", f"{limit:g}"]
+                if by_colours:
+                    colours = Path(folder) / f"{k}.colours.json"
+                    colours.write_text(json.dumps([puzzle.colour_labels[c] for c in puzzle.colour_ids[state.perm]]))
+                    command += ["--colours", f"@{colours}"]
+                else:
+                    command += ["--scramble", str(args.scramble), "--seed", str(args.seed)]
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                done = subprocess.run(command, capture_output=True, text=True, check=False,
+                                      env={**os.environ, "HLAVOLAMY_CACHE_DIR": str(cache)},
+                                      timeout=limit + 600)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                moved = sum(len(o) for o in pieces(puzzle).orbits)
+                by = "colours" if by_colours else "exact"
+                if done.returncode == 0 and done.stdout.strip():
+                    out = json.loads(done.stdout.strip().splitlines()[-1])
+                    held = "yes" if out["time"] <= limit + 1 else "no"
+                    first_cpu = out.get("first_cpu")
+                    print(f"{name:<30}{moved:>6}{by:>8}{out['first_time']:>8.2f}"
+                          f"{'-' if first_cpu is None else format(first_cpu, '.2f'):>8}{out['first_length']:>7}"
+                          f"{out['length']:>7}{out['time']:>8.2f}{cpu:>7.1f}{held:>6}  {out['strategy']}", flush=True)
+                else:
+                    missing += 1
+                    error = (done.stderr.strip().splitlines() or ["no output"])[-1]
+                    print(f"{name:<30}{moved:>6}{by:>8}{'-':>8}{'-':>8}{'-':>7}{'-':>7}{'-':>8}{cpu:>7.1f}{'-':>6}  "
+                          f"{error[:80]}", flush=True)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    print(f"{len(rows) - missing}/{len(rows)} answered; load {os.getloadavg()[0]:.1f}")
+    return 0
+
+
 TARGETS: dict[str, Callable[[argparse.Namespace], int]] = {
     "analysis": bench_analysis,
+    "latency": bench_latency,
     "solve": bench_solve,
 }
 
@@ -159,7 +263,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-three-cycles", action="store_true", help="analysis: skip the 3-cycle library")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
                         help="solve: random positions per puzzle (default 20)")
-    parser.add_argument("--only", metavar="NAMES", help="solve: only these rows (comma-separated puzzle names)")
+    parser.add_argument("--only", metavar="NAMES",
+                        help="solve, latency: only these rows (comma-separated puzzle names)")
+    parser.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                        help="latency: each solve's time limit (default 10)")
+    parser.add_argument("--hogs", type=int, default=0, metavar="N",
+                        help="latency: run N CPU-burning processes beside the solves (a busy machine)")
+    parser.add_argument("--scramble", type=int, default=200, metavar="N",
+                        help="latency: turns of the seeded scramble (default 200)")
+    parser.add_argument("--seed", type=int, default=1, help="latency: seed of the scramble (default 1)")
     parser.add_argument("--by-colours", action="store_true",
                         help="solve: give the --puzzles folder's positions by their colours, not exactly "
                              "(puzzles imported from other tools)")

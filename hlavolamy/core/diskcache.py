@@ -134,8 +134,8 @@ def _size_setting() -> tuple[int, str | None]:
 
 
 @functools.cache
-def version_tag() -> str:
-    """:data:`FORMAT`, the package version and a digest of the solver's source files.
+def version_tag(root: Path | None = None) -> str:
+    """:data:`FORMAT`, the package version and a digest of the solver's source files (under ``root``).
 
     The digest makes tables built by other code stale the moment the code
     changes (a developer's edit as much as a release), so an old library or
@@ -143,11 +143,11 @@ def version_tag() -> str:
     """
     from hlavolamy import __version__
 
-    root = Path(__file__).resolve().parent.parent
+    root = root or Path(__file__).resolve().parent.parent
     digest = hashlib.sha1()
     for package in _SOURCE_PACKAGES:
-        for source in sorted((root / package).glob("*.py")):
-            digest.update(source.name.encode() + b"\0" + source.read_bytes())
+        for source in sorted((root / package).rglob("*.py")):  # the solver's subfolders count too
+            digest.update(source.relative_to(root).as_posix().encode() + b"\0" + source.read_bytes())
     return f"{FORMAT}-{__version__}-{digest.hexdigest()[:16]}"
 
 

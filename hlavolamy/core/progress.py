@@ -75,6 +75,44 @@ class CancelToken:
             raise Cancelled("time limit reached")
 
 
+class Work:
+    """A budget of work units (nodes generated, pairs x cells, sift steps, ...), not of seconds.
+
+    What bounds a search so that its result does not depend on the machine's
+    load or on what the process did before: the same input spends the same
+    units and gives the same answer on an idle and on a busy machine. A
+    :class:`CancelToken`'s deadline only *cuts* such work (the caller then
+    keeps the best it already holds). Each budget was chosen as the work the
+    old seconds allowed on an idle machine (see docs/algorithms.md, "Work,
+    not seconds").
+
+    >>> work = Work(10)
+    >>> work.spend(4); work.spent, work.exhausted
+    (4, False)
+    >>> work.spend(7); work.exhausted, work.over(20)
+    (True, False)
+    """
+
+    def __init__(self, units: float | None = None):
+        self.units = units
+        """The whole budget (None: unbounded)."""
+        self.spent = 0
+
+    def spend(self, units: float = 1) -> None:
+        self.spent += units
+
+    def over(self, limit: float | None) -> bool:
+        """More than ``limit`` units spent (a stage's share of the budget); never with ``limit`` None."""
+        return limit is not None and self.spent > limit
+
+    @property
+    def exhausted(self) -> bool:
+        return self.over(self.units)
+
+    def left(self) -> float | None:
+        return None if self.units is None else max(0.0, self.units - self.spent)
+
+
 def report(progress: ProgressCallback | None, fraction: float, message: str = "") -> None:
     """Call ``progress`` if given; keeps call sites short."""
     if progress is not None:

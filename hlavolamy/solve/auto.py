@@ -8,51 +8,53 @@ quickly; then ``optimal`` within a node and time budget where the group
 ``chain``, ``insertion`` and ``search-first``; else ``insertion`` with ``chain``
 behind it. For a position by colours where that answer is long for the
 puzzle (more than :data:`BEAM_RATIO` moves per moved cell: its macros are
-long, as on wreaths and globes) ``beam`` races it for :data:`BEAM_SECONDS`,
+long, as on wreaths and globes) ``beam`` races it with :data:`BEAM_WORK`,
 and the shorter answer wins.
+
+Every race spends a work budget (nodes, beam levels, heads), never seconds,
+so the same position gets the same answer on an idle and on a busy machine;
+the time limit only cuts, and :mod:`~hlavolamy.solve.anytime` then returns
+the best answer it already holds. Which costly races still run is learnt in
+the caller's :class:`~hlavolamy.solve.registry.RaceRecords` (``context.records``).
 
 A puzzle with blockings goes to ``blocked``; the orbit modes to ``commutators``.
 """
 
 from __future__ import annotations
 
-import time
-
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import moves_key
+from hlavolamy.core.progress import Work
 from hlavolamy.errors import HlavolamyError, UnreachableError
-from hlavolamy.solve import strategies  # noqa: F401  (importing it registers every built-in strategy)
+from hlavolamy.solve import strategies  # noqa: F401  (every built-in strategy module)
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import (
     MODES,
     Context,
+    RaceRecords,
     Strategy,
     StrategyFailed,
-    register,
     run,
     strategy,
 )
 from hlavolamy.solve.strategies import beam
-from hlavolamy.solve.strategies.optimal import AUTO_NODES, AUTO_SECONDS, optimal
+from hlavolamy.solve.strategies.optimal import AUTO_NODES, optimal
 
 CHAIN_AUTO_CELLS = 128
 """Whole puzzles moving at most this many cells also try the chain in ``auto`` (its build takes seconds)."""
 BEAM_RATIO = 2
 """``auto`` races the beam when the answer has more than this many moves per moved cell..."""
-BEAM_SECONDS = 20.0
-"""...for at most this long..."""
+BEAM_WORK = 2e10
+"""...spending at most this much work (:class:`~hlavolamy.core.progress.Work` units: what 20 s allowed on an idle
+core)..."""
 BEAM_TRIALS = 2
 """...once it has had this many races on the set of moves, only while it won at least half of them..."""
 BEAM_GAIN = 0.1
 """...where a win saves at least this share of the moves (less is not worth its time on every case)."""
 
-_BEAM_RECORDS: dict[str, dict[str, int]] = {}
-"""Beam wins and losses per set of moves, for the life of the process (not in the analysis memo, whose
-least-recently-used entries make way for the many small puzzles a solve analyses)."""
-_RIVAL_RECORDS: dict[tuple[str, str], dict[str, int]] = {}
-"""The same per costly rival (``search-first``: up to 15 s of beam) and set of moves: it races only while it
-wins at least as often as it loses (megaminx, master pyraminx: it never won)."""
 COSTLY_RIVALS = ("search-first",)
+"""Rivals that race only while they win at least as often as they lose (``search-first``: up to 15 s of beam;
+megaminx, master pyraminx: it never won), as told by the caller's records (``context.records.rivals``)."""
 
 
 def _auto(problem: Problem, context: Context) -> str:
@@ -87,18 +89,15 @@ def _tried(problem: Problem, context: Context, name: str) -> bool:
 
 
 def _optimal_within_budget(problem: Problem, context: Context) -> bool:
-    """A shortest solution if IDA* finds one within its budget (on a fork: a miss changes nothing).
+    """A shortest solution if IDA* finds one within its node budget (on a fork: a miss changes nothing).
 
-    Under a time limit the search takes at most half of what is left, so the
-    usual strategies still have time to answer.
+    Nodes, not seconds: whether ``auto`` answers optimally does not depend on
+    the machine's load (the anytime runner already holds an answer if the
+    time limit cuts it).
     """
-    cancel = context.cancel
-    seconds = AUTO_SECONDS
-    if cancel.earliest_deadline is not None:
-        seconds = min(seconds, max(0.0, cancel.earliest_deadline - time.monotonic()) / 2)
     attempt = problem.fork()
     try:
-        optimal(attempt, nodes=AUTO_NODES, seconds=seconds, cancel=cancel, progress=context.progress)
+        optimal(attempt, nodes=AUTO_NODES, cancel=context.cancel, progress=context.progress)
     except (StrategyFailed, UnreachableError):
         return False
     problem.adopt(attempt)
@@ -115,22 +114,18 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     Where the beam does not finish, the usual strategies finish from the
     position it came closest to (fewest wrong cells).
 
-    Runs within :data:`BEAM_SECONDS` (at most half of what the time limit
-    leaves), and after :data:`BEAM_TRIALS` races on a set of moves only while
+    Spends at most :data:`BEAM_WORK`, and after :data:`BEAM_TRIALS` races on a set of moves only while
     it won (by :data:`BEAM_GAIN`) at least as often as it lost there: a rare
     lucky win does not buy a race on every later case (on the 5x5x5 one win
     in nine races cost 20 s a case). A shorter answer is taken either way.
     """
     length = answer.answer_length()
-    record = _BEAM_RECORDS.setdefault(moves_key(start.puzzle), {"won": 0, "lost": 0})
+    record = context.records.of_beam(moves_key(start.puzzle))
     if (start.exact or length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
             or not _pays(record)):
         return False
-    seconds = BEAM_SECONDS
-    if context.cancel.earliest_deadline is not None:
-        seconds = min(seconds, max(0.0, context.cancel.earliest_deadline - time.monotonic()) / 2)
     try:
-        beam.beam(start, seconds=seconds, shorter_than=length, partial=True, cancel=context.cancel,
+        beam.beam(start, work=Work(BEAM_WORK), shorter_than=length, partial=True, cancel=context.cancel,
                   progress=context.progress)
         if not start.is_solved():
             _shortest(start, context)
@@ -165,8 +160,8 @@ def _shortest(problem: Problem, context: Context) -> str:
     decomposition. Returns the name of the strategy whose answer won.
     """
     key = moves_key(problem.puzzle)
-    rivals = [r for r in _rivals(problem, context)
-              if r not in COSTLY_RIVALS or _pays(_RIVAL_RECORDS.setdefault((r, key), {"won": 0, "lost": 0}))]
+    records: RaceRecords = context.records
+    rivals = [r for r in _rivals(problem, context) if r not in COSTLY_RIVALS or _pays(records.of_rival(r, key))]
     attempts: list[tuple[Problem, str]] = []
     failure: HlavolamyError | None = None
     for name in rivals:
@@ -174,6 +169,8 @@ def _shortest(problem: Problem, context: Context) -> str:
         try:
             run(attempt, name, context)
             attempts.append((attempt, name))
+            if context.offer is not None:
+                context.offer(attempt, name)
         except StrategyFailed as exc:
             failure = failure or exc
         except UnreachableError:
@@ -189,7 +186,7 @@ def _shortest(problem: Problem, context: Context) -> str:
     best, name = min(attempts, key=lambda a: a[0].answer_length())
     for rival in COSTLY_RIVALS:
         if rival in rivals:
-            _RIVAL_RECORDS[(rival, key)]["won" if name == rival else "lost"] += 1
+            records.of_rival(rival, key)["won" if name == rival else "lost"] += 1
     problem.adopt(best)
     return name
 
@@ -206,5 +203,5 @@ def _rivals(problem: Problem, context: Context) -> list[str]:
     return rivals + ["search-first"] if strategy("search-first").applies(problem, context) else rivals
 
 
-register(Strategy("auto", "picks and races the strategies that fit the puzzle; the shortest answer wins",
-                  _auto, modes=MODES))
+AUTO = Strategy("auto", "picks and races the strategies that fit the puzzle; the shortest answer wins",
+                _auto, modes=MODES)

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import cube, wait_idle
+from conftest import PATIENCE_MS, cube, wait_idle
 from PyQt6.QtCore import Qt
 
 from hlavolamy.core.state import State
 
 pytestmark = pytest.mark.gui
-SOLVE_TIMEOUT_MS = 90_000
-"""Generous: the first solve of a puzzle builds the solver's tables, on a machine shared by many jobs."""
 
 
 def solve_now(qtbot, window) -> None:
     page = window.play_tab.solve_page
     qtbot.mouseClick(page.solve_button, Qt.MouseButton.LeftButton)
-    wait_idle(qtbot, window, SOLVE_TIMEOUT_MS)
+    wait_idle(qtbot, window)
     assert page.player is not None, window.messages
 
 
@@ -56,7 +54,7 @@ def test_apply_all_and_the_animation(qtbot, window):
     page = window.play_tab.solve_page
     page.timer.setInterval(1)
     qtbot.mouseClick(page.animate_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not page.timer.isActive(), timeout=5000)
+    qtbot.waitUntil(lambda: not page.timer.isActive(), timeout=PATIENCE_MS)
     assert window.document.state.is_solved()
     window.document.set_state(start, "Set position again")
     assert page.player is not None and page.player.index == 0  # the start of the path: stepping resumes
@@ -114,3 +112,98 @@ def test_random_positions_are_uniform_on_a_small_group():
     counts = Counter(tuple(random_position(puzzle, seed)[0].perm.tolist()) for seed in range(2400))
     assert len(counts) == 24 and all(p[4] == 4 for p in counts)
     assert max(counts.values()) < 2 * min(counts.values())  # 100 expected each; far from any bias
+
+
+# -- the anytime solve in the app: "Use this answer", and what a solve without an answer says ---------------------
+
+def _endless_improving(monkeypatch) -> None:
+    """The improving phase runs until it is cut or cancelled (the first answer still comes for real)."""
+    import time
+
+    from hlavolamy.solve import anytime
+
+    def endless(problem, name, context):
+        while True:
+            context.cancel.check()
+            time.sleep(0.01)
+
+    monkeypatch.setattr(anytime, "run_pipeline", endless)
+    # the quick chain's first answer (a 2x2x2's capped search would be final: nothing left to improve)
+    monkeypatch.setattr(anytime, "first_routes", lambda problem, context: ["quick-chain"])
+
+
+def test_use_this_answer_takes_the_best_so_far_while_the_search_goes_on(qtbot, window, monkeypatch):
+    _endless_improving(monkeypatch)
+    cube(window, 2)
+    page = window.play_tab.solve_page
+    start = State.solved(window.document.puzzle).apply("R U F' R2 U' F")
+    window.document.set_state(start, "Set position")
+    assert not page.use_button.isEnabled()
+    qtbot.mouseClick(page.solve_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(page.use_button.isEnabled, timeout=PATIENCE_MS)
+    assert "best so far" in page.solution_info.text() and window.tasks.busy
+    qtbot.mouseClick(page.use_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    assert page.player is not None and "taken while the search went on" in page.solution_info.text()
+    assert start.apply(page.player.turns).is_solved()
+    assert not page.use_button.isEnabled() and "Using the answer" in window.statusBar().currentMessage()
+    page.apply_all()
+    assert window.document.state.is_solved()
+
+
+def test_a_solve_cut_by_its_time_limit_shows_the_best_answer_and_says_so(qtbot, window, monkeypatch):
+    _endless_improving(monkeypatch)
+    cube(window, 2)
+    page = window.play_tab.solve_page
+    page.time_limit.setValue(1)
+    start = State.solved(window.document.puzzle).apply("R U F'")
+    window.document.set_state(start, "Set position")
+    solve_now(qtbot, window)
+    assert "best found within the time limit" in page.solution_info.text()
+    assert "time limit reached" in window.statusBar().currentMessage()
+    assert start.apply(page.player.turns).is_solved()
+
+
+def test_a_failed_solve_says_what_happened_and_what_to_try(qtbot, window):
+    cube(window, 2)
+    page = window.play_tab.solve_page
+    perm = np.arange(window.document.puzzle.n_cells)
+    perm[[0, 1]] = perm[[1, 0]]  # two stickers of one corner swapped: no turn does that
+    window.document.set_state(State(window.document.puzzle, perm), "Set position")
+    qtbot.mouseClick(page.solve_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)
+    assert page.player is None
+    text = page.solution_text.toPlainText()
+    assert text.startswith("No solution: ") and "cannot be reached" in text
+    assert window.statusBar().currentMessage().startswith("Solve failed")
+
+
+def test_cancel_says_so_and_a_cancelled_schreier_sims_stops_within_a_second(qtbot, window):
+    """The chain of a big random group (sympy's Schreier–Sims: minutes) is cancelled from the task bar."""
+    import random
+    import time
+
+    from hlavolamy.core.fileformat import PuzzleFile
+    from hlavolamy.core.puzzle import Puzzle
+
+    rng = random.Random(5)
+    points = list(range(600))
+    moves = {}
+    for name in "ab":
+        rng.shuffle(points)
+        moves[name] = list(points)
+    puzzle = Puzzle(colours=[str(i) for i in range(600)], moves=moves, name="random group")
+    window.document.load(PuzzleFile(puzzle), path=None)
+    window.document.set_state(State.solved(puzzle).apply("a b a"), "Set position")
+    page = window.play_tab.solve_page
+    page.strategy.setCurrentText("chain")
+    qtbot.mouseClick(page.solve_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Schreier" in window.tasks.label.text(), timeout=PATIENCE_MS)
+    time.sleep(0.3)  # well inside sympy now
+    started = time.monotonic()
+    window.tasks.cancel()
+    wait_idle(qtbot, window)
+    stopped = time.monotonic() - started
+    assert stopped < 3.0, stopped  # 1 s on an idle machine; generous for a loaded test machine
+    assert page.player is None and page.solution_text.toPlainText().startswith("Solving cancelled")
+    assert window.statusBar().currentMessage().startswith("Solve cancelled")

@@ -16,6 +16,7 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn, invert
+from hlavolamy.errors import Cancelled
 
 if TYPE_CHECKING:
     from hlavolamy.gui.window import MainWindow
@@ -98,15 +99,42 @@ class SolutionPlayer:
         return False
 
 
+def advice(message: str) -> str:
+    """What to try after a solve ended without an answer, from the reason given."""
+    text = message.lower()
+    if "unreachable" in text or "not in the group" in text or "not a position" in text:
+        return ("The position cannot be reached with the puzzle's moves: undo back to a reachable position, "
+                "or check the colours painted.")
+    if "time limit" in text:
+        return ("Try a longer time limit (or none), or strategy auto, which answers first by its cheapest "
+                "route; tables built so far are kept, so a second try starts further on.")
+    if "cancelled" in text:
+        return ("Solve again; with strategy auto a first answer usually comes within seconds, and "
+                "\"Use this answer\" takes the best one found while the search goes on.")
+    return "Try strategy auto or chain, another mode, or a longer time limit."
+
+
 class SolvePage(QWidget):
     """Scramble (N moves or a random position, seeded) and solve, then step or apply."""
 
     solved = pyqtSignal()
     """A solution arrived (the solver may have cached the puzzle's analysis on the way)."""
+    improved = pyqtSignal(object, object)
+    """(start state, Improvement): a better answer while a solve goes on (emitted in the solver's thread)."""
 
     def __init__(self, app: MainWindow):
         super().__init__()
         self.app = app
+        from hlavolamy.solve.registry import RaceRecords
+
+        self.records = RaceRecords()
+        """This session's race records (what ``auto`` learnt about costly rivals), owned by the page."""
+        self.best: tuple[State, Any] | None = None
+        """The best answer told while the running solve goes on: (start, Improvement)."""
+        self.ending = ""
+        """Why the running solve ended without a result ("used": the held answer was taken; else the reason)."""
+        self.used_message = ""
+        self.improved.connect(self._improved)
         self.player: SolutionPlayer | None = None
         self.off_path = False
         """The position is not on the player's path (a move was made beside it)."""
@@ -166,13 +194,20 @@ class SolvePage(QWidget):
         self.solve_button = QPushButton("Solve")
         self.solve_button.setToolTip("Find a sequence that solves the current position (in the background)")
         self.solve_button.clicked.connect(self.solve)
+        self.use_button = QPushButton("Use this answer")
+        self.use_button.setToolTip("Stop the search and take the best answer found so far")
+        self.use_button.clicked.connect(self.use_best)
+        self.use_button.setEnabled(False)
+        solve_row = QHBoxLayout()
+        solve_row.addWidget(self.solve_button, 1)
+        solve_row.addWidget(self.use_button)
         solve_group = QGroupBox("Solve")
         solve_form = QFormLayout(solve_group)
         solve_form.addRow("Mode", self.mode)
         solve_form.addRow("Orbit", self.orbit)
         solve_form.addRow("Strategy", self.strategy)
         solve_form.addRow("Time limit", self.time_limit)
-        solve_form.addRow(self.solve_button)
+        solve_form.addRow(solve_row)
 
         # solution
         self.solution_text = QPlainTextEdit()
@@ -327,20 +362,97 @@ class SolvePage(QWidget):
         limit = self.time_limit.value() or None
         self.stop_animation()
 
-        def job(progress: ProgressCallback, cancel: CancelToken) -> Any:
-            return solve(state.puzzle, state, strategy=strategy, mode=mode, orbit=orbit,
-                         time_limit=limit, progress=progress, cancel=cancel)
+        self.best, self.ending = None, ""
+        self.use_button.setEnabled(False)
 
-        self.app.run_task("Solving", job, lambda solution: self.show_solution(state, solution))
+        def job(progress: ProgressCallback, cancel: CancelToken) -> Any:
+            try:
+                return solve(state.puzzle, state, strategy=strategy, mode=mode, orbit=orbit,
+                             time_limit=limit, progress=progress, cancel=cancel, records=self.records,
+                             on_answer=lambda news: self.improved.emit(state, news))
+            except Cancelled as exc:
+                self.ending = self.ending or str(exc)
+                raise
+
+        if self.app.run_task("Solving", job, lambda solution: self.show_solution(state, solution),
+                             on_failure=self._failed, on_cancel=self._cancelled):
+            self.player = None
+            self.solution_text.setPlainText("Solving…")
+            self.solution_info.setText(f"Strategy {strategy}" + (f", time limit {limit:g} s" if limit else ""))
+            self._update_steps()
+
+    def _improved(self, start: State, news: Any) -> None:
+        """A better answer arrived while solving: offer it ("Use this answer")."""
+        if not self.app.tasks.busy or self.ending:
+            return
+        self.best = (start, news)
+        self.use_button.setEnabled(True)
+        self.solution_text.setPlainText(start.puzzle.format(list(news.moves)))
+        self.solution_info.setText(f"{news.message} after {news.elapsed:.1f} s · still searching for a shorter "
+                                   "one: \"Use this answer\" takes it now")
+        self.app.status(f"Solving: {news.message}")
+
+    def use_best(self) -> None:
+        """Stop the search and keep the best answer held so far."""
+        if self.best is None or not self.app.tasks.busy:
+            return
+        self.ending = "used"
+        start, news = self.best
+        self.app.tasks.cancel()
+        self._show(start, list(news.moves), news.length,
+                   f"{news.length} moves, {news.elapsed:.2f} s, strategy {news.strategy}, verified by replay "
+                   "(taken while the search went on)")
+        self.used_message = f"Using the answer found so far: {news.length} moves"
+        self.app.status(self.used_message)
+
+    def _done(self) -> None:
+        self.best = None
+        self.use_button.setEnabled(False)
+
+    def _failed(self, message: str) -> None:
+        self._done()
+        self.player = None
+        self.solution_text.setPlainText(f"No solution: {message}\n\n{advice(message)}")
+        self.solution_info.setText("Solve failed")
+        self.app.status(f"Solve failed: {message}")
+        self._update_steps()
+
+    def _cancelled(self) -> None:
+        reason, self.ending = self.ending, ""
+        self._done()
+        if reason == "used":
+            self.app.status(self.used_message)  # not "cancelled": the search stopped because an answer was taken
+            return
+        self.player = None
+        if "time limit" in reason:
+            text = (f"No answer within the time limit ({self.time_limit.value():g} s, and the extra seconds the "
+                    "first answer may take).")
+            status = "Solve stopped: time limit reached, no answer"
+        else:
+            text, status = "Solving cancelled: nothing was applied.", "Solve cancelled"
+        self.solution_text.setPlainText(f"{text}\n\n{advice(reason or 'cancelled')}")
+        self.solution_info.setText(status)
+        self.app.status(f"{status}. {advice(reason or 'cancelled')}")
+        self._update_steps()
 
     def show_solution(self, start: State, solution: Any) -> None:
         """Keep a solution for stepping (only if the position is still the one solved)."""
-        turns = list(solution.moves)
+        self._done()
+        cut = getattr(solution, "cut", False)
+        first = ""
+        if solution.first_time is not None and solution.first_length != solution.length:
+            first = f", first answer {solution.first_length} moves after {solution.first_time:.2f} s"
+        summary = (f"{solution.length} moves, {solution.time:.2f} s, strategy {solution.strategy}{first}, "
+                   "verified by replay" + (" — the best found within the time limit" if cut else ""))
+        self._show(start, list(solution.moves), solution.length, summary)
+        self.app.status(f"Solved in {solution.length} moves" +
+                        (" (time limit reached: the best answer found; a longer limit may find a shorter one)"
+                         if cut else ""))
+
+    def _show(self, start: State, turns: list[Turn], length: int, summary: str) -> None:
         self.player = SolutionPlayer(start, turns)
-        self.summary = (f"{solution.length} moves, {solution.time:.2f} s, strategy {solution.strategy}, "
-                        "verified by replay")
+        self.summary = summary
         self.state_changed()
-        self.app.status(f"Solved in {solution.length} moves")
         self.solved.emit()
         self._update_steps()
         if not turns:

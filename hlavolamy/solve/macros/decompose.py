@@ -30,6 +30,7 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import StrategyFailed
+from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.macros.greedy import (
     ALL_CANDIDATES,
     MAX_CANDIDATES,
@@ -46,9 +47,9 @@ from hlavolamy.solve.tables.quotient import (
     fix_parities_linear,
 )
 
-LIBRARY_SECONDS = 120.0
-"""Safety limit for the macro search; its fixed work caps normally end it first, so a
-loaded machine finds the same library as an idle one."""
+LIBRARY_WORK = 1.2e11
+"""Work budget (:class:`~hlavolamy.core.progress.Work` units, what 120 s allowed on an idle core) for the macro
+search; its fixed work caps normally end it first. Work, not seconds: a loaded machine finds the same library."""
 SMALL_GROUP = 8
 """Groups of at most this many cells are solved in phase 0 by search, not by macros."""
 
@@ -78,15 +79,15 @@ class Plan:
 def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> Plan:
     """Group cells, find macros and build conjugate tables (cached on the puzzle)."""
     key = "solve.plan"
-    if key in puzzle.cache:
-        return puzzle.cache[key]
+    if solve_cache(puzzle).plan is not None:
+        return solve_cache(puzzle).plan
     shared = _BY_MOVES.get(moves_key(puzzle)) or from_disk(puzzle, key, allowed=(Plan, GroupTable, Turn), expect=Plan)
     if shared is not None:
-        puzzle.cache[key] = shared
+        solve_cache(puzzle).plan = shared
         remember_recent(_BY_MOVES, moves_key(puzzle), shared, keep=2)
         return shared
     group_of, _ = cell_groups(puzzle)
-    macros = small_support_macros(puzzle, time_budget=LIBRARY_SECONDS, cancel=cancel, progress=progress, complete=True)
+    macros = small_support_macros(puzzle, work=LIBRARY_WORK, cancel=cancel, progress=progress, complete=True)
     groups = [np.flatnonzero(group_of == g) for g in range(int(group_of.max()) + 1)]
     tables: list[GroupTable | None] = []
     frozen = []
@@ -103,7 +104,7 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
             frozen.append(cells)
         report(progress, (g + 1) / len(groups), f"set-ups for group {g + 1} of {len(groups)}")
     result = Plan(groups, tables, np.concatenate(frozen) if frozen else np.zeros(0, dtype=np.int64))
-    puzzle.cache[key] = result
+    solve_cache(puzzle).plan = result
     remember_recent(_BY_MOVES, moves_key(puzzle), result, keep=2)
     to_disk(puzzle, key, result)
     return result

@@ -11,7 +11,7 @@ solves whatever it solved, wildcards or not). Window products are computed
 for many windows at once (one gather per step for a block of starting
 points), the best non-overlapping replacements are made, the answer is
 simplified (cancellations, merges across commuting moves) and the pass
-repeats until nothing shortens or :data:`SECONDS` run out.
+repeats until nothing shortens or its :data:`WORK` is spent.
 
 *shortcuts*: a stretch between two positions along the answer that show the
 same labels, or are one short word apart, is cut (:func:`shortcut`); for a
@@ -20,20 +20,23 @@ colour problem that removes stretches that only swap identical pieces.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from hlavolamy.core.progress import Work
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, expand
 from hlavolamy.solve.passes.simplify import simplify
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Pass, register_pass
+from hlavolamy.solve.registry import Context, Pass
 from hlavolamy.solve.strategies.beam import Ball, ball, row_hashes
 from hlavolamy.solve.tables.steps import Steps, step_automaton
 
-SECONDS = 2.0
-"""Most time the pass spends on one answer (the ball is built before, once per set of moves)."""
+WORK = 2e9
+"""Most work a pass spends on one answer (:class:`~hlavolamy.core.progress.Work` units, about a nanosecond of an
+idle core each: what the 2 s it had allowed). Work, not seconds, so a busy machine shortens the same way; the ball
+is built before, once per set of moves."""
+CELL_UNITS = 6
+"""Units per window or position cell computed (a gather, a hash and a look-up in the ball)."""
 BALL_STATES = 200_000
 """Most permutations in the ball of short words..."""
 BALL_CELLS = 10_000_000
@@ -48,17 +51,17 @@ _BLOCK_CELLS = 4_000_000
 """Window products held at once (starting points x cells)."""
 
 
-def shorten(puzzle: Puzzle, turns: list[Turn], *, seconds: float = SECONDS,
+def shorten(puzzle: Puzzle, turns: list[Turn], *, work: float = WORK,
             context: Context | None = None) -> list[Turn]:
     """``turns`` with windows replaced by shorter words of the same permutation, simplified; never longer."""
     known = _short_words(puzzle)
-    deadline = time.monotonic() + seconds
+    budget = Work(work)
     window = min(MAX_WINDOW, 2 * int(known.dist.max()) + 2)
     steps = step_automaton(puzzle)
     best = simplify(puzzle, turns)
-    while time.monotonic() < deadline:
+    while not budget.exhausted:
         seq = _step_indices(puzzle, best)
-        swaps = _replacements(known, steps.turns, steps.perms, seq, window, deadline, context)
+        swaps = _replacements(known, steps.turns, steps.perms, seq, window, budget, context)
         if not swaps:
             break
         out: list[Turn] = []
@@ -94,7 +97,7 @@ def _step_indices(puzzle: Puzzle, turns: list[Turn]) -> np.ndarray:
 
 
 def _replacements(known: Ball, turns: list[Turn], perms: np.ndarray, seq: np.ndarray, window: int,
-                  deadline: float, context: Context | None) -> list[tuple[int, int, list[Turn]]]:
+                  work: Work, context: Context | None) -> list[tuple[int, int, list[Turn]]]:
     """Non-overlapping (start, length, shorter word) replacements, the biggest savings first."""
     n = perms.shape[1]
     inverse = _inverses(perms)
@@ -102,7 +105,7 @@ def _replacements(known: Ball, turns: list[Turn], perms: np.ndarray, seq: np.nda
     block = max(1, _BLOCK_CELLS // n)
     found: list[tuple[int, int, int, int]] = []  # (saving, start, length, ball entry)
     for lo in range(0, seq.size - 1, block):
-        if time.monotonic() > deadline:
+        if work.exhausted:
             break
         if context is not None:
             context.cancel.check()
@@ -114,6 +117,7 @@ def _replacements(known: Ball, turns: list[Turn], perms: np.ndarray, seq: np.nda
                 break
             starts, rows = starts[alive], rows[alive]
             rows = np.take_along_axis(rows, perms[seq[starts + k - 1]], axis=1)
+            work.spend(CELL_UNITS * rows.size)
             if k < 2:
                 continue
             entry = known.find(row_hashes(rows))
@@ -142,7 +146,7 @@ def _same(perms: np.ndarray, first: np.ndarray, second: list[int]) -> bool:
     return bool(np.array_equal(a, b))
 
 
-def shortcut(problem: Problem, turns: list[Turn], *, seconds: float = SECONDS,
+def shortcut(problem: Problem, turns: list[Turn], *, work: float = WORK,
              context: Context | None = None) -> list[Turn]:
     """``turns`` with stretches between two positions ``u`` steps apart (showing the same labels) cut to those steps.
 
@@ -161,8 +165,8 @@ def shortcut(problem: Problem, turns: list[Turn], *, seconds: float = SECONDS,
     steps = step_automaton(puzzle)
     words = np.flatnonzero(known.dist <= SHORTCUT_WORD)
     inverse = _inverses(steps.perms)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    budget = Work(work)
+    while not budget.exhausted:
         seq = _step_indices(puzzle, best)
         rows = _positions(problem.labels, steps.perms, seq)
         hashes = row_hashes(rows)
@@ -173,9 +177,10 @@ def shortcut(problem: Problem, turns: list[Turn], *, seconds: float = SECONDS,
         for entry in words:
             if context is not None:
                 context.cancel.check()
-            if time.monotonic() > deadline:
+            if budget.exhausted:
                 break
             word = [inverse[g] for g in reversed(known.home(int(entry)))]  # the way home, undone
+            budget.spend(CELL_UNITS * rows.size * max(1, len(word)))
             ahead = rows
             for g in word:
                 ahead = ahead[:, steps.perms[g]]
@@ -245,5 +250,5 @@ def _shortcut(problem: Problem, turns: list[Turn], context: Context) -> list[Tur
     return shortcut(problem, turns, context=context)
 
 
-register_pass(Pass("windows", _improve))
-register_pass(Pass("shortcuts", _shortcut))
+WINDOWS = Pass("windows", _improve)
+SHORTCUTS = Pass("shortcuts", _shortcut)

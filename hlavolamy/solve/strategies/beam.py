@@ -19,17 +19,16 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import memo
-from hlavolamy.core.progress import CancelToken, ProgressCallback, report
+from hlavolamy.core.progress import CancelToken, ProgressCallback, Work, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Strategy, register
+from hlavolamy.solve.registry import Strategy
 from hlavolamy.solve.strategies.search import SearchFailed
 from hlavolamy.solve.tables.pdb import patterns
 from hlavolamy.solve.tables.steps import step_automaton, step_path
@@ -47,6 +46,9 @@ MAX_CELLS = 256
 """Most moved cells of a puzzle the beam applies to..."""
 MAX_STEPS = 40
 """...and most single steps (a level costs width x steps x cells)."""
+CELL_UNITS = 8
+"""Work units (:class:`~hlavolamy.core.progress.Work`, about a nanosecond of an idle core each) a level spends
+per child cell: generated, compared, hashed, scored."""
 
 
 @dataclass
@@ -215,14 +217,15 @@ class _Guide:
         return total
 
 
-def beam(problem: Problem, *, width: int | None = None, seconds: float | None = None, shorter_than: int | None = None,
+def beam(problem: Problem, *, width: int | None = None, work: Work | None = None, shorter_than: int | None = None,
          partial: bool = False, cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> None:
     """Play a solution found by the beam (fewer than ``shorter_than`` steps, if given).
 
     Raises :class:`SearchFailed` when it runs out of depth, positions,
-    ``seconds`` or patience (:data:`PATIENCE` levels without a new fewest
-    wrong cells); with ``partial`` it then plays the way to the position
-    with the fewest wrong cells instead, for another strategy to finish.
+    ``work`` (a budget of units, :data:`CELL_UNITS` per child cell: the same
+    levels on a busy machine) or patience (:data:`PATIENCE` levels without a
+    new fewest wrong cells); with ``partial`` it then plays the way to the
+    position with the fewest wrong cells instead, for another strategy to finish.
     """
     if problem.care is not None:
         raise SearchFailed("the beam solves whole puzzles only")
@@ -234,7 +237,7 @@ def beam(problem: Problem, *, width: int | None = None, seconds: float | None = 
         raise SearchFailed("the puzzle has no moves")
     width = WIDTH if width is None else width
     allowed = problem.wildcards if problem.slack is None else problem.slack
-    deadline = None if seconds is None else time.monotonic() + seconds
+    work = work or Work()
     dtype = np.uint8 if problem.goal.max() < 256 else np.int32
     goal = problem.goal.astype(dtype)
     report(progress, 0.0, "beam: tables")
@@ -256,11 +259,12 @@ def beam(problem: Problem, *, width: int | None = None, seconds: float | None = 
             break
         if cancel is not None:
             cancel.check()
-        if deadline is not None and time.monotonic() > deadline:
+        if work.exhausted:
             break
         after = steps.after[level.after]
         node, g = np.nonzero(after >= 0)
         children = np.take_along_axis(level.rows[node], steps.perms[g], axis=1)
+        work.spend(CELL_UNITS * children.size)
         parents.append((node.astype(np.int32), g.astype(np.int32)))
         wrong = np.count_nonzero(children != goal, axis=1)
         hit = np.flatnonzero(wrong <= allowed)
@@ -342,7 +346,7 @@ def beam_feasible(problem: Problem) -> bool:
             and len(step_automaton(puzzle).turns) <= MAX_STEPS)
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "beam", "a wide beam scored by pattern databases, met by a ball around the goal: big groups with long macros",
     lambda problem, context: beam(problem, cancel=context.cancel, progress=context.progress),
-    applies=lambda problem, context: beam_feasible(problem)))
+    applies=lambda problem, context: beam_feasible(problem))

@@ -11,28 +11,27 @@ So the chain sifts only through the levels of the first groups of pieces
 is finished by inserting its conjugated macros anywhere in that partial
 solution. The shortest :data:`HEADS` partial sifts at each cut are each
 finished that way (the cuts in turn, shortest heads first, within
-:data:`SECONDS`), and the shortest answer wins. A group the macros cannot
+:data:`HEAD_TRIALS` heads in all: work, not seconds), and the shortest answer wins. A group the macros cannot
 finish is finished by a full sift, so the strategy is complete wherever the
 chain is.
 """
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from hlavolamy.solve.macros.decompose import Plan, plan
 from hlavolamy.solve.macros.insert import insert_group
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Strategy, StrategyFailed, register
+from hlavolamy.solve.registry import Context, Strategy, StrategyFailed
 from hlavolamy.solve.tables.chain import build_chain, chain_solve, shortest_sifts
 
 HEADS = 32
 """Partial sifts (the shortest) finished by insertion at each cut (8 gave the megaminx 208 moves, 32: 198)..."""
-SECONDS = 8.0
-"""...within this long per solve (at most half of what a time limit leaves), taking the cuts in turn, each
-cut's shortest head first (it runs whatever the time)."""
+HEAD_TRIALS = 48
+"""...at most this many heads finished per solve (about what 8 s allowed on an idle core on the megaminx), taking
+the cuts in turn, each cut's shortest head first (it runs whatever the count). A count, not seconds: the same
+answer on a busy machine; a time limit only cuts."""
 MAX_CUTS = 3
 """Cuts tried at most (the last ones: the chain keeps the most levels, whose words are the short ones)."""
 
@@ -69,13 +68,14 @@ def solve_by_handover(problem: Problem, context: Context) -> None:
              for rank, head in enumerate(shortest_sifts(chain, problem.exact_labels(), levels=cut, count=HEADS,
                                                         cancel=cancel))]
     heads.sort(key=lambda h: h[:2])  # each cut's shortest head, then each cut's second, ...
-    stop = time.monotonic() + _seconds(context)
     best: Problem | None = None
     tried: set[int] = set()
+    finished = 0
     for _, cut, head in heads:
-        if cut in tried and time.monotonic() > stop:
-            continue  # out of time: only each cut's shortest head still runs
+        if cut in tried and finished >= HEAD_TRIALS:
+            continue  # out of work: only each cut's shortest head still runs
         tried.add(cut)
+        finished += 1
         attempt = problem.fork()
         attempt.play(head)
         _finish(attempt, decomposition, sorted(set(base_groups[cut:]), key=lambda g: -decomposition.groups[g].size),
@@ -85,11 +85,6 @@ def solve_by_handover(problem: Problem, context: Context) -> None:
     if best is None:
         raise StrategyFailed("no cut of the chain leaves only groups that have macros")
     problem.adopt(best)
-
-
-def _seconds(context: Context) -> float:
-    deadline = context.cancel.earliest_deadline
-    return SECONDS if deadline is None else min(SECONDS, max(0.0, deadline - time.monotonic()) / 2)
 
 
 def _finish(problem: Problem, decomposition: Plan, groups: list[int], context: Context) -> None:
@@ -107,5 +102,5 @@ def _finish(problem: Problem, decomposition: Plan, groups: list[int], context: C
         problem.play(chain_solve(problem.puzzle, problem.labels, cancel=context.cancel))
 
 
-register(Strategy("handover", "the chain's first levels, then each group left over by inserted macros",
-                  solve_by_handover))
+STRATEGY = Strategy("handover", "the chain's first levels, then each group left over by inserted macros",
+                    solve_by_handover)

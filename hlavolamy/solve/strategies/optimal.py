@@ -28,7 +28,6 @@ labels only when every pattern says 0.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 
 import numpy as np
@@ -37,7 +36,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Strategy, register
+from hlavolamy.solve.registry import Strategy
 from hlavolamy.solve.strategies.search import SearchFailed
 from hlavolamy.solve.tables import pdb
 from hlavolamy.solve.tables.pdb import Pattern, patterns
@@ -46,9 +45,8 @@ from hlavolamy.solve.tables.steps import Steps, step_automaton, step_path
 AUTO_MAX_STATES = 10**10
 """Largest number of positions (group order, or colourings) for which ``auto`` tries this strategy."""
 AUTO_NODES = 3_000_000
-"""Nodes ``auto`` lets one solve generate before it gives up and uses the chain or commutators..."""
-AUTO_SECONDS = 5.0
-"""...and seconds of search (after the pattern databases are built, once per set of moves)."""
+"""Nodes ``auto`` lets one solve generate before it gives up and uses the chain or commutators (a work
+budget, not seconds: the same answer on a busy machine; a time limit only cuts)."""
 NODES = 10_000_000
 """Nodes the "optimal" strategy itself may generate (the time limit or a cancel may stop it sooner)."""
 _MAX_CELLS = 64
@@ -95,12 +93,12 @@ def _colours_tell_pieces(puzzle: Puzzle, goal: np.ndarray) -> bool:
     return True
 
 
-def optimal(problem: Problem, *, nodes: int = NODES, seconds: float | None = None,
+def optimal(problem: Problem, *, nodes: int = NODES,
             cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> None:
     """Play a shortest solution of ``problem``.
 
-    Raises :class:`SearchFailed` past ``nodes`` generated nodes or ``seconds``
-    of search (own budgets, unlike ``cancel``, whose :class:`Cancelled` ends the solve).
+    Raises :class:`SearchFailed` past ``nodes`` generated nodes (its own work
+    budget, unlike ``cancel``, whose :class:`Cancelled` ends the solve).
     """
     if problem.care is not None:
         raise SearchFailed("the optimal strategy solves whole puzzles only")
@@ -117,23 +115,23 @@ def optimal(problem: Problem, *, nodes: int = NODES, seconds: float | None = Non
     steps = step_automaton(puzzle)
     wildcards = problem.wildcards if problem.slack is None else problem.slack
     path = shortest_path(problem.labels, problem.goal, tables, steps, wildcards=wildcards, nodes=nodes,
-                         seconds=seconds, cancel=cancel, progress=progress)
+                         cancel=cancel, progress=progress)
     problem.play([steps.turns[g] for g in path])
 
 
 def shortest_path(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], steps: Steps, *, wildcards: int = 0,
-                  nodes: int = NODES, seconds: float | None = None, cancel: CancelToken | None = None,
+                  nodes: int = NODES, cancel: CancelToken | None = None,
                   progress: ProgressCallback | None = None) -> list[int]:
     """Indices into ``steps.turns`` of a shortest way from ``labels`` to ``goal`` (at most ``wildcards`` off).
 
-    Raises :class:`SearchFailed` past ``nodes`` generated nodes or ``seconds`` of search.
+    Raises :class:`SearchFailed` past ``nodes`` generated nodes.
     """
-    return shortest_paths(labels, goal, tables, steps, wildcards=wildcards, nodes=nodes, seconds=seconds,
+    return shortest_paths(labels, goal, tables, steps, wildcards=wildcards, nodes=nodes,
                           cancel=cancel, progress=progress)[0]
 
 
 def shortest_paths(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], steps: Steps, *,
-                   wildcards: int = 0, nodes: int = NODES, seconds: float | None = None,
+                   wildcards: int = 0, nodes: int = NODES,
                    cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
                    limit: int = 1, longest: int | None = None,
                    accept: Callable[[np.ndarray], np.ndarray] | None = None) -> list[list[int]]:
@@ -143,8 +141,7 @@ def shortest_paths(labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], 
     ``accept``, a position is solved when every pattern says 0 and ``accept`` (given rows of labels,
     returning a mask) says so, instead of when it shows ``goal``.
     """
-    deadline = None if seconds is None else time.monotonic() + seconds
-    search = _Search(labels, goal, tables, steps, wildcards, nodes, cancel or CancelToken(), deadline)
+    search = _Search(labels, goal, tables, steps, wildcards, nodes, cancel or CancelToken())
     search.accept = accept
     return search.run(progress, limit, longest)
 
@@ -153,14 +150,13 @@ class _Search:
     """One breadth-first IDA*: levels of nodes as arrays, bounds raised until a solved node appears."""
 
     def __init__(self, labels: np.ndarray, goal: np.ndarray, tables: list[Pattern], steps: Steps, wildcards: int,
-                 nodes: int, cancel: CancelToken, deadline: float | None):
+                 nodes: int, cancel: CancelToken):
         self.tables = tables
         self.dist = [t.distances(wildcards) for t in tables]
         self.steps = steps
         self.wildcards = wildcards
         self.budget = nodes
         self.cancel = cancel
-        self.deadline = deadline
         dtype = np.uint8 if max(labels.max(), goal.max()) < 256 else np.int32
         self.start = labels.astype(dtype)
         self.goal = goal.astype(dtype)
@@ -218,8 +214,6 @@ class _Search:
     def _expand(self, rows: np.ndarray, ranks: np.ndarray, state: np.ndarray, depth: int, bound: int, offset: int):
         """Children of a chunk of nodes within the bound, and the smallest ``f`` beyond it."""
         self.cancel.check()
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchFailed("out of time for the optimal search")
         child_ranks = [t.table[r] for t, r in zip(self.tables, ranks)]  # each (nodes, steps)
         h = np.max([d[c] for d, c in zip(self.dist, child_ranks)], axis=0)
         after = self.steps.after[state]
@@ -264,7 +258,7 @@ def _merge_duplicates(rows, ranks, state, parent, step):
     return rows[keep], ranks[:, keep], state[keep], parent[keep], step[keep]
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "optimal", "IDA* with pattern databases: shortest answers for groups up to ~1e10 positions",
     lambda problem, context: optimal(problem, cancel=context.cancel, progress=context.progress),
-    applies=lambda problem, context: optimal_feasible(problem)))
+    applies=lambda problem, context: optimal_feasible(problem))

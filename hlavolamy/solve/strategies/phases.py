@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,7 +39,7 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Strategy, register
+from hlavolamy.solve.registry import Strategy
 from hlavolamy.solve.strategies.optimal import shortest_paths
 from hlavolamy.solve.strategies.search import SearchFailed
 from hlavolamy.solve.tables import pdb
@@ -256,7 +255,7 @@ def _states(po) -> int:
 
 
 def solve_phases(problem: Problem, *, cancel: CancelToken | None = None,
-                 progress: ProgressCallback | None = None, seconds: float | None = None) -> None:
+                 progress: ProgressCallback | None = None) -> None:
     """Play phase 1 (to the subgroup's coset) then phase 2 (inside it); raises :class:`PhasesFailed`."""
     cancel = cancel or CancelToken()
     if problem.care is not None:
@@ -270,24 +269,23 @@ def solve_phases(problem: Problem, *, cancel: CancelToken | None = None,
     tables = _tables(puzzle, subgroup(puzzle), cancel)
     if not problem.exact:
         problem.to_exact()
-    deadline = None if seconds is None else time.monotonic() + seconds
     report(progress, 0.3, "phases: phase 1")
     outer = step_automaton(puzzle)
     firsts = shortest_paths(tables.colouring[problem.labels], tables.colouring, tables.first, outer,
-                            nodes=NODES, seconds=_left(deadline), cancel=cancel, limit=FIRST_PHASES)
+                            nodes=NODES, cancel=cancel, limit=FIRST_PHASES)
     best: list[Turn] | None = None
     for k, first in enumerate(firsts):  # quick tries first: some phase-1 answers leave an easy phase 2
         report(progress, 0.4 + 0.5 * k / len(firsts), "phases: phase 2")
-        best = _shorter(problem, tables, [outer.turns[g] for g in first], best, RIVAL_NODES, deadline, cancel)
+        best = _shorter(problem, tables, [outer.turns[g] for g in first], best, RIVAL_NODES, cancel)
     if best is None:
-        best = _shorter(problem, tables, [outer.turns[g] for g in firsts[0]], None, NODES, deadline, cancel)
+        best = _shorter(problem, tables, [outer.turns[g] for g in firsts[0]], None, NODES, cancel)
     if best is None:
         raise PhasesFailed(f"phase 2 found nothing within {NODES} nodes")
     problem.play(best)
 
 
 def _shorter(problem: Problem, tables: _Tables, first: list[Turn], best: list[Turn] | None, nodes: int,
-             deadline: float | None, cancel: CancelToken) -> list[Turn] | None:
+             cancel: CancelToken) -> list[Turn] | None:
     """``first`` finished by phase 2 if that is shorter than ``best`` and found within ``nodes``; else ``best``."""
     puzzle = problem.puzzle
     inner = step_automaton(tables.inner)
@@ -296,7 +294,7 @@ def _shorter(problem: Problem, tables: _Tables, first: list[Turn], best: list[Tu
     longest = None if best is None else puzzle.length(best) - puzzle.length(first) - 1
     try:
         second = shortest_paths(middle, np.arange(puzzle.n_cells), tables.second, inner, nodes=nodes,
-                                seconds=_left(deadline), cancel=cancel, longest=longest)[0]
+                                cancel=cancel, longest=longest)[0]
     except SearchFailed:
         return best
     turns = first + [outer_turn(inner.turns[g]) for g in second]
@@ -309,11 +307,7 @@ def outer_turn(turn: Turn) -> Turn:
     return turn
 
 
-def _left(deadline: float | None) -> float | None:
-    return None if deadline is None else max(0.0, deadline - time.monotonic())
-
-
-register(Strategy(
+STRATEGY = Strategy(
     "phases", "two IDA* searches through a subgroup found from the moves (some moves, squares of the others)",
     lambda problem, context: solve_phases(problem, cancel=context.cancel, progress=context.progress),
-    applies=lambda problem, context: problem.care is None and phases_feasible(problem.puzzle, context.cancel)))
+    applies=lambda problem, context: problem.care is None and phases_feasible(problem.puzzle, context.cancel))

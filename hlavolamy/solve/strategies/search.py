@@ -17,8 +17,9 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import StrategyFailed
+from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Strategy, register
+from hlavolamy.solve.registry import Strategy
 
 MAX_ORDER = 500_000
 """Largest group order for which ``auto`` picks the search."""
@@ -33,8 +34,8 @@ class SearchFailed(StrategyFailed):
 
 def search_feasible(puzzle: Puzzle) -> bool:
     """Small enough for a shortest-solution search: few moved cells and a small exact group order."""
-    key = "solve.search_feasible"
-    if key not in puzzle.cache:
+    cache = solve_cache(puzzle)
+    if cache.search_feasible is None:
         from hlavolamy.analysis.blocks import pieces
         from hlavolamy.analysis.membership import group_order
 
@@ -43,8 +44,8 @@ def search_feasible(puzzle: Puzzle) -> bool:
         if moved <= _MAX_CELLS:
             order = group_order(puzzle)
             feasible = order.exact and order.value <= MAX_ORDER
-        puzzle.cache[key] = feasible
-    return puzzle.cache[key]
+        cache.search_feasible = feasible
+    return cache.search_feasible
 
 
 class _Side:
@@ -64,8 +65,9 @@ class _Side:
             key = prev
 
 
-def search(problem: Problem, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> None:
-    """Play a shortest solution of ``problem``; raises :class:`SearchFailed` past :data:`MAX_STATES`."""
+def search(problem: Problem, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
+           max_states: int = MAX_STATES) -> None:
+    """Play a shortest solution of ``problem``; raises :class:`SearchFailed` past ``max_states`` states."""
     if problem.wildcards or problem.care is not None:
         raise SearchFailed("the search handles whole puzzles without wildcards only")
     if problem.is_solved():
@@ -77,12 +79,12 @@ def search(problem: Problem, *, cancel: CancelToken | None = None, progress: Pro
     dtype = np.uint8 if max(problem.labels.max(), problem.goal.max()) < 256 else np.int32
     fwd, bwd = _Side(problem.labels.astype(dtype)), _Side(problem.goal.astype(dtype))
     while fwd.frontier.size and bwd.frontier.size:
-        if len(fwd.parent) + len(bwd.parent) > MAX_STATES:
-            raise SearchFailed(f"more than {MAX_STATES} states searched")
+        if len(fwd.parent) + len(bwd.parent) > max_states:
+            raise SearchFailed(f"more than {max_states} states searched")
         grow_forward = len(fwd.frontier) <= len(bwd.frontier)
         side, other, step = (fwd, bwd, perms) if grow_forward else (bwd, fwd, back_perms)
-        meet = _expand(side, other, step, cancel)
-        report(progress, min(0.95, (len(fwd.parent) + len(bwd.parent)) / MAX_STATES), "searching")
+        meet = _expand(side, other, step, cancel, max_states - len(other.parent))
+        report(progress, min(0.95, (len(fwd.parent) + len(bwd.parent)) / max_states), "searching")
         if meet is not None:
             first = [gens[g] for g in fwd.path(meet)]
             second = [gens[g] for g in reversed(bwd.path(meet))]
@@ -91,8 +93,12 @@ def search(problem: Problem, *, cancel: CancelToken | None = None, progress: Pro
     raise SearchFailed("the goal cannot be reached from this position")
 
 
-def _expand(side: _Side, other: _Side, step: list[np.ndarray], cancel: CancelToken | None) -> bytes | None:
-    """Grow ``side`` by one level; the key of a state both sides know, if any."""
+def _expand(side: _Side, other: _Side, step: list[np.ndarray], cancel: CancelToken | None,
+            room: int | None = None) -> bytes | None:
+    """Grow ``side`` by one level; the key of a state both sides know, if any.
+
+    Past ``room`` states on this side the level is left unfinished (the caller then gives up).
+    """
     new_rows = []
     for row in side.frontier:
         if cancel is not None:
@@ -107,11 +113,13 @@ def _expand(side: _Side, other: _Side, step: list[np.ndarray], cancel: CancelTok
             if ck in other.parent:
                 return ck
             new_rows.append(child)
+        if room is not None and len(side.parent) > room:
+            break
     side.frontier = np.array(new_rows) if new_rows else side.frontier[:0]
     return None
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "search", "bidirectional breadth-first search: shortest answers for small groups",
     lambda problem, context: search(problem, cancel=context.cancel, progress=context.progress),
-    applies=lambda problem, context: search_feasible(problem.puzzle)))
+    applies=lambda problem, context: search_feasible(problem.puzzle))

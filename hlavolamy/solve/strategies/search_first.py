@@ -20,19 +20,18 @@ groups without a plain move that would break the searched group again.
 from __future__ import annotations
 
 import hashlib
-import time
 
 import numpy as np
 
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import memo
-from hlavolamy.core.progress import CancelToken, report
+from hlavolamy.core.progress import CancelToken, Work, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.solve.macros.decompose import Plan, Stuck, solve_decomposed
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Strategy, StrategyFailed, register
+from hlavolamy.solve.registry import Context, Strategy, StrategyFailed
 from hlavolamy.solve.strategies.beam import MAX_CELLS, MAX_STEPS, beam
 from hlavolamy.solve.strategies.insertion import (
     beam_group,
@@ -43,15 +42,16 @@ from hlavolamy.solve.strategies.search import SearchFailed
 from hlavolamy.solve.tables.quotient import invariant_vector, moduli, turn_vectors
 from hlavolamy.solve.tables.steps import step_automaton
 
-SECONDS = 15.0
-"""Most time the beam may take on the searched group (4x4x4 wings: 5-10 s once its tables exist); where it
-runs out, it plays the way to the closest position it reached and the macros finish."""
+WORK = 1.5e10
+"""Most work (:class:`~hlavolamy.core.progress.Work` units: what 15 s allowed on an idle core) the beam may spend on
+the searched group (4x4x4 wings: 5-10 s once its tables exist); where it runs out, it plays the way to the closest
+position it reached and the macros finish. Work, not seconds: the same answer on a busy machine."""
 WIDTH = 20_000
 """Positions the first beam keeps per level..."""
 MAX_WIDTH = 160_000
 """...and the widest (a level of 160,000 children rows of ~50 cells is ~200 MB)..."""
 GROWTH = 2.2
-"""...where the time left is at least this many times what the last beam took (twice as wide: about twice the time)."""
+"""...where the work left is at least this many times what the last beam spent (twice as wide: about twice the work)."""
 
 
 def searched_group(plan: Plan) -> int | None:
@@ -116,27 +116,26 @@ def ring_problem(problem: Problem, cells: np.ndarray) -> Problem:
     return Problem(ring_puzzle(puzzle, cells), start.copy(), goal.copy(), 0, False, start, goal, [])
 
 
-def widening_beam(sub: Problem, seconds: float, cancel: CancelToken) -> Problem:
-    """The beam at :data:`WIDTH`, then twice as wide while the time left allows, the shortest answer kept.
+def widening_beam(sub: Problem, units: float, cancel: CancelToken) -> Problem:
+    """The beam at :data:`WIDTH`, then twice as wide while the ``units`` of work left allow, the shortest answer kept.
 
     A wider beam wanders less (cubes-plugin 4x4x4 wings and centres by colour:
     86 moves at 20,000, 52 at 80,000), and where a level is cheap there is time
     for it. Where no beam reaches the goal, the first one's closest position.
     """
-    deadline = time.monotonic() + seconds
+    work = Work(units)
     best: Problem | None = None
     width = WIDTH
     while width <= MAX_WIDTH:
-        started = time.monotonic()
+        started = work.spent
         trial = sub.fork()
         try:
-            beam(trial, width=width, seconds=max(0.0, deadline - started), partial=best is None, cancel=cancel,
+            beam(trial, width=width, work=work, partial=best is None, cancel=cancel,
                  shorter_than=None if best is None else best.answer_length())
         except SearchFailed:
             break
         best = trial
-        spent = time.monotonic() - started
-        if not trial.is_solved() or GROWTH * spent > deadline - time.monotonic():
+        if not trial.is_solved() or GROWTH * (work.spent - started) > work.left():
             break
         width *= 2
     if best is None:
@@ -158,10 +157,7 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     problem.cast_shadow()
     report(progress, 0.0, f"search-first: beam on a group of {plan.groups[g].size} cells")
     sub = ring_problem(problem, plan.groups[g])
-    seconds = SECONDS
-    if cancel.earliest_deadline is not None:  # under a time limit, leave the macros half of what is left
-        seconds = min(seconds, max(0.0, cancel.earliest_deadline - time.monotonic()) / 2)
-    problem.play(widening_beam(sub, seconds, cancel).turns)
+    problem.play(widening_beam(sub, WORK, cancel).turns)
     try:
         solve_decomposed(problem, cancel=cancel, progress=progress, group_solver=beam_group,
                          planner=lambda *args, **kwargs: plan, opener=open_cheaply)
@@ -178,8 +174,8 @@ def search_first_applies(problem: Problem, context: Context) -> bool:
             and len(step_automaton(problem.puzzle).turns) <= MAX_STEPS)
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "search-first", "the group dearest to solve by macros first by a beam over plain moves, then insertion",
-    solve_search_first, applies=search_first_applies))
+    solve_search_first, applies=search_first_applies)
 
 __all__ = ["ring_problem", "ring_puzzle", "searched_group", "solve_search_first"]

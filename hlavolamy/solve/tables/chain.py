@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -33,7 +32,7 @@ import numpy as np
 
 from hlavolamy.analysis.independent import generators, short_words
 from hlavolamy.analysis.memo import memo, on_disk
-from hlavolamy.core.progress import CancelToken, ProgressCallback, interruptible, report
+from hlavolamy.core.progress import CancelToken, ProgressCallback, Work, interruptible, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import HlavolamyError, StrategyFailed, UnreachableError
@@ -57,6 +56,10 @@ _STEPS_PER_ENTRY = 6
 _TRIAL_ROUNDS = 5
 """Minkwitz rounds run after the table is complete, before comparing base orders."""
 _QUIET_ROUNDS = 30
+_INSERT_UNITS = 1_600
+"""Work units (:class:`~hlavolamy.core.progress.Work`, about a nanosecond of an idle core each) of one sift
+step with replacement, besides a few per cell: the base-order trials and shortening rounds spend
+:func:`improve_work` of them, so the table is the same on a busy machine."""
 """Improvement stops after this many rounds in a row that shorten nothing."""
 
 Word = tuple[int, ...]
@@ -139,18 +142,24 @@ class Chain:
         return sum(sum(len(e.word) for e in t.values()) / max(len(t), 1) for t in self.levels)
 
 
+def improve_work(puzzle: Puzzle) -> float:
+    """Default work of the base-order trials and shortening rounds: what 2 s plus 1 s per 25 cells (at most 6 s)
+    allowed on an idle core (longer rounds shortened the 3x3x3's and 4x4x4's answers by nothing measurable)."""
+    return min(6.0, 2.0 + puzzle.n_cells / 25) * 1e9
+
+
 def build_chain(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
-                improve_seconds: float | None = None) -> Chain:
+                improve: float | None = None) -> Chain:
     """The word table of ``puzzle``'s group, built once per set of moves (shared by puzzles with the same moves).
 
-    ``improve_seconds`` bounds the trials of base orders and the shortening
-    rounds after (default: 2 s plus 1 s per 25 cells, at most 6 s: longer
-    rounds shortened the 3x3x3's and 4x4x4's answers by nothing measurable); the
+    ``improve`` (work units, default :func:`improve_work`) bounds the trials
+    of base orders and the shortening rounds after: work, not seconds, so the
+    table does not depend on the machine's load; ``cancel`` only cuts. The
     table itself is always completed. A chain built by an earlier process is
     loaded from the disk cache (:func:`~hlavolamy.analysis.memo.on_disk`).
     """
     def build() -> Chain:
-        return _build_chain(puzzle, cancel or CancelToken(), progress, improve_seconds)
+        return _build_chain(puzzle, cancel or CancelToken(), progress, improve)
 
     return memo(puzzle, CACHE_KEY, lambda: on_disk(puzzle, CACHE_KEY, build, allowed=(_Entry, Turn), expect=tuple,
                                                    encode=_chain_record, decode=lambda r: _stored_chain(puzzle, r)))
@@ -171,37 +180,64 @@ def _stored_chain(puzzle: Puzzle, record: tuple) -> Chain:
 
 
 def _build_chain(puzzle: Puzzle, cancel: CancelToken, progress: ProgressCallback | None,
-                 improve_seconds: float | None) -> Chain:
+                 improve: float | None, trial_rounds: int = _TRIAL_ROUNDS) -> Chain:
     _check_moved_cells(puzzle)
     turns = generators(puzzle)
     report(progress, 0.0, "stabiliser chain: Schreier–Sims")
-    seconds = improve_seconds if improve_seconds is not None else min(6.0, 2.0 + puzzle.n_cells / 25)
-    stop = time.monotonic() + seconds
+    budget = improve if improve is not None else improve_work(puzzle)
+    work = Work(budget)
     trials = []
     for k, preferred in enumerate(_candidate_bases(puzzle)):
-        if trials and time.monotonic() > stop:
+        if trials and work.exhausted:
             break
         chain = _new_chain(puzzle, turns, preferred, cancel)
-        minkwitz = _Minkwitz(chain, cancel, None)
-        minkwitz.fill(_TRIAL_ROUNDS)
+        minkwitz = _Minkwitz(chain, cancel, None, work)
+        minkwitz.fill(trial_rounds)
         trials.append((chain.expected_length(), k, minkwitz))
         report(progress, 0.1 + 0.1 * k, f"stabiliser chain: base order {k + 1} gives {trials[-1][0]:.0f} moves")
     minkwitz = min(trials, key=lambda t: t[:2])[2]
     chain = minkwitz.chain
     minkwitz.progress = progress
-    minkwitz.improve(max(stop - time.monotonic(), seconds / 4))
+    if budget > 0:  # a quick chain (budget 0) stops at a complete table
+        minkwitz.improve(max(budget, work.spent + budget / 4))
     report(progress, 1.0, "stabiliser chain ready")
     return chain
 
 
 def chain_solve(puzzle: Puzzle, perm: Sequence[int] | np.ndarray, *, cancel: CancelToken | None = None,
-                progress: ProgressCallback | None = None, time_budget: float | None = None) -> list[Turn]:
+                progress: ProgressCallback | None = None, improve: float | None = None) -> list[Turn]:
     """Turns bringing the position ``perm`` (a State's perm) to the identity: ``perm[puzzle.perm_of(turns)]``.
 
-    ``time_budget`` bounds the table's shortening rounds when the chain is not
-    cached yet. Raises :class:`UnreachableError` when ``perm`` is not in the group.
+    ``improve`` (work units) bounds the table's shortening rounds when the
+    chain is not cached yet. Raises :class:`UnreachableError` when ``perm`` is not in the group.
     """
-    chain = build_chain(puzzle, cancel=cancel, progress=progress, improve_seconds=time_budget)
+    return sift_solve(build_chain(puzzle, cancel=cancel, progress=progress, improve=improve), perm, cancel=cancel)
+
+
+QUICK_KEY = "solve.chain.quick"
+
+
+def quick_chain(puzzle: Puzzle, *, cancel: CancelToken | None = None,
+                progress: ProgressCallback | None = None) -> Chain:
+    """A quick chain: one base order, the rounds until the table is complete and no more.
+
+    For the anytime runner's first answer: Schreier–Sims and the rounds
+    until the table is complete, no more (a 3x3x3: 0.7 s of CPU against 3-4 s
+    for the full chain; a megaminx 8.5 s against 11 s with the trial rounds;
+    the full chain is built by the race that follows). Kept on disk under its
+    own name, so the first answer is the same whether or not the full chain
+    is already cached (a warm cache loads it in milliseconds).
+    """
+    def build() -> Chain:
+        return _build_chain(puzzle, cancel or CancelToken(), progress, 0.0, 0)
+
+    return memo(puzzle, QUICK_KEY, lambda: on_disk(puzzle, QUICK_KEY, build, allowed=(_Entry, Turn), expect=tuple,
+                                                   encode=_chain_record, decode=lambda r: _stored_chain(puzzle, r)))
+
+
+def sift_solve(chain: Chain, perm: Sequence[int] | np.ndarray, *, cancel: CancelToken | None = None) -> list[Turn]:
+    """:func:`chain_solve` with a chain at hand."""
+    puzzle = chain.puzzle
     perm = np.asarray(perm, dtype=np.intp)
     if perm.shape != (puzzle.n_cells,) or not np.array_equal(np.sort(perm), np.arange(puzzle.n_cells)):
         raise UnreachableError(f"not a position of {puzzle.name!r}: expected a permutation of {puzzle.n_cells} cells")
@@ -355,8 +391,10 @@ def _inverse_index(turns: list[Turn]) -> list[int]:
 class _Minkwitz:
     """Fills a chain's tables by sifting with replacement, then shortens them in rounds."""
 
-    def __init__(self, chain: Chain, cancel: CancelToken, progress: ProgressCallback | None):
+    def __init__(self, chain: Chain, cancel: CancelToken, progress: ProgressCallback | None, work: Work | None = None):
         self.chain = chain
+        self.work = work or Work()
+        self.step_units = _INSERT_UNITS + 4 * chain.puzzle.n_cells
         self.cancel = cancel
         self.progress = progress
         self.inv = _inverse_index(chain.turns)
@@ -378,11 +416,10 @@ class _Minkwitz:
         for _ in range(rounds):
             self.step()
 
-    def improve(self, seconds: float) -> None:
-        """More rounds, for ``seconds`` or until a run of rounds changes nothing."""
-        stop = time.monotonic() + seconds
+    def improve(self, stop: float) -> None:
+        """More rounds, until the work spent passes ``stop`` units or a run of rounds changes nothing."""
         quiet = 0
-        while self.chain.base and time.monotonic() < stop and quiet < _QUIET_ROUNDS:
+        while self.chain.base and not self.work.over(stop) and quiet < _QUIET_ROUNDS:
             before = self.chain.expected_length()
             self.step()
             quiet = quiet + 1 if self.chain.expected_length() >= before else 0
@@ -441,6 +478,7 @@ class _Minkwitz:
         for point, table in zip(self.chain.base, self.chain.levels):
             if len(word) > self.limit or not word:
                 return
+            self.work.spend(self.step_units)
             image = int(perm[point])
             entry = table.get(image)
             if entry is None or len(word) < len(entry.word):

@@ -42,7 +42,7 @@ import numpy as np
 
 from hlavolamy.analysis.blocks import PieceOrbit, pieces
 from hlavolamy.analysis.independent import generators
-from hlavolamy.analysis.memo import memo
+from hlavolamy.analysis.memo import memo, on_disk
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
@@ -170,13 +170,18 @@ class Pattern:
 
 
 def patterns(puzzle: Puzzle, goal: np.ndarray, exact: bool, *, cancel: CancelToken | None = None) -> list[Pattern]:
-    """The pattern databases for positions of ``puzzle`` solved at ``goal`` (cached per moves and goal)."""
+    """The pattern databases for positions of ``puzzle`` solved at ``goal`` (cached per moves and goal).
+
+    Kept in the process and on disk (:func:`~hlavolamy.analysis.memo.on_disk`): without the disk, every
+    process rebuilt them (a 2x2x2's six tables, most of each solve's time even with a warm cache).
+    """
     goal = np.asarray(goal, dtype=np.int64)
     if exact:
         name = "solve.pdb.exact"
     else:
         name = "solve.pdb.colours." + hashlib.sha1(goal.tobytes()).hexdigest()[:16]
-    return memo(puzzle, name, lambda: _build_all(puzzle, goal, exact, cancel or CancelToken()))
+    return memo(puzzle, name, lambda: on_disk(puzzle, name, lambda: _build_all(puzzle, goal, exact, cancel or CancelToken()),
+                                              allowed=(Pattern, Form), expect=list))
 
 
 def step_perms(puzzle: Puzzle) -> tuple[list[Turn], np.ndarray]:

@@ -24,14 +24,15 @@ from hlavolamy.analysis.invariants import CELL_PARITY, invariants, vectors
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, reduce_power
+from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.problem import Problem
 
 MAX_NODES = 300_000
 """Most quotient states one breadth-first search visits."""
 
 
-QUOTIENT_CHAIN_SECONDS = 5.0
-"""Shortening rounds for a quotient's chain: it spells a small part of a solution."""
+QUOTIENT_CHAIN_WORK = 5e9
+"""Work units of shortening rounds for a quotient's chain (what 5 s allowed idle): it spells a small part of a solution."""
 
 
 class QuotientTooBig(Exception):
@@ -235,7 +236,7 @@ def chain_quotient(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken 
     quotient = quotient_puzzle(problem.puzzle, frozen)
     if quotient is None:
         return []
-    return chain_solve(quotient, _quotient_position(problem, frozen), cancel=cancel, time_budget=QUOTIENT_CHAIN_SECONDS)
+    return chain_solve(quotient, _quotient_position(problem, frozen), cancel=cancel, improve=QUOTIENT_CHAIN_WORK)
 
 
 def quotient_puzzle(puzzle: Puzzle, frozen: np.ndarray, vector: bool = True) -> Puzzle | None:
@@ -244,15 +245,15 @@ def quotient_puzzle(puzzle: Puzzle, frozen: np.ndarray, vector: bool = True) -> 
     Without ``vector``, on the frozen cells only. None when that is nothing.
     Cached on ``puzzle``, so the chain built for it is found again.
     """
-    key = f"solve.quotient_puzzle.{vector}.{hash(frozen.tobytes())}"
-    if key not in puzzle.cache:
+    key, held = (vector, frozen.tobytes()), solve_cache(puzzle).quotients
+    if key not in held:
         vecs = turn_vectors(puzzle, [Turn(name, 1) for name in puzzle.moves])
         if not vector:
             vecs = vecs[:, :0]
         moves = {name: _on_quotient(puzzle, frozen, move, vec) for (name, move), vec in zip(puzzle.moves.items(), vecs)}
         n = frozen.size + (int(moduli(puzzle).sum()) if vector else 0)
-        puzzle.cache[key] = Puzzle([str(i) for i in range(n)], moves, name=f"{puzzle.name} (quotient)") if n else None
-    return puzzle.cache[key]
+        held[key] = Puzzle([str(i) for i in range(n)], moves, name=f"{puzzle.name} (quotient)") if n else None
+    return held[key]
 
 
 def quotient_too_big(puzzle: Puzzle, frozen: np.ndarray, vector: bool) -> bool:

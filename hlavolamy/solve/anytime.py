@@ -1,0 +1,247 @@
+"""Anytime solving: a verified answer at once, better ones until the time limit, the best one returned.
+
+``auto`` on a whole puzzle runs in two phases:
+
+1. **The first answer**, by the cheapest route that always works for the
+   puzzle (:func:`first_routes`, chosen from measurements on the shipped
+   puzzles and the plugin presets from an empty cache): plain ``search``
+   for small groups, or a search of at most :data:`FIRST_SEARCH_STATES`
+   states on puzzles of few cells (its answer is the shortest: nothing to
+   improve; a 2x2x2, pyraminx, skewb or dino from 0.01 to 1.4 s of CPU), a
+   *quick chain* (one base order, no shortening rounds: a 3x3x3's costs
+   0.8 s of CPU against 3-4 s for the full chain) for puzzles of at most
+   :data:`QUICK_CHAIN_CELLS` moved cells, the conjugated macros of the orbit
+   analysis (``commutators``) beyond; each falls back on the next. It needs
+   no expensive table: pattern databases, the full chain and the phase
+   tables are built in phase 2, while the answer is already held.
+2. **Improving**: the ``auto`` race (:mod:`~hlavolamy.solve.auto`) runs
+   until it finishes or the time limit cuts it. Every rival answer it
+   completes is simplified, verified by replay and, when shorter, held;
+   each new best is told as an :class:`Improvement` (``on_answer``) and as
+   the progress message "best so far: N moves (strategy)".
+
+The time limit bounds the improving, never the existence of an answer: when
+no answer is held at the limit, the first-answer route goes on for at most
+:func:`grace` more seconds (the limit again, at least
+:data:`FIRST_ANSWER_GRACE`) before the solve says "time limit reached". An unreachable position is refused at once (before phase 1), and a
+user's cancel cancels either phase.
+
+Every strategy spends work budgets, not seconds, so a solve that ends
+within its limit returns the same moves on an idle and on a busy machine.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from hlavolamy.analysis.blocks import pieces
+from hlavolamy.core.progress import CancelToken, report
+from hlavolamy.core.turns import Turn
+from hlavolamy.errors import Cancelled, HlavolamyError, StrategyFailed, UnreachableError
+from hlavolamy.solve.passes.simplify import simplify
+from hlavolamy.solve.pipeline import run_pipeline, verified
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Context, strategy
+from hlavolamy.solve.strategies.search import _MAX_CELLS as SEARCH_CELLS
+from hlavolamy.solve.strategies.search import search
+from hlavolamy.solve.tables.chain import quick_chain, sift_solve
+
+FIRST_ANSWER_GRACE = 10.0
+"""Least seconds past the time limit the first-answer route may still take when no answer is held yet."""
+
+
+def grace(time_limit: float) -> float:
+    """Seconds past ``time_limit`` the first-answer route may take when no answer is held: the limit again, at
+    least :data:`FIRST_ANSWER_GRACE` (a 5x5x5's first answer from an empty cache costs ~20 s of CPU)."""
+    return max(FIRST_ANSWER_GRACE, time_limit)
+FIRST_SEARCH_STATES = 300_000
+"""States the first route's bidirectional search may hold on a group too big for a full search (about 1.5 s of
+CPU); past them the quick chain answers instead..."""
+FIRST_SEARCH_ORDER = 10**9
+"""...tried on groups of at most this many positions (the 2x2x2 turned by six faces has 8.8e7; a 3x3x3's
+4.3e19 would only waste the states)."""
+QUICK_CHAIN_CELLS = 128
+"""Puzzles moving at most this many cells get their first answer from a quick chain; bigger ones from macros."""
+
+
+@dataclass(frozen=True)
+class Improvement:
+    """A new best verified answer while a solve goes on (the first one has ``first`` set)."""
+
+    moves: tuple[Turn, ...]
+    length: int
+    strategy: str
+    elapsed: float
+    """Seconds since the solve started."""
+    first: bool = False
+    cpu: float = 0.0
+    """CPU seconds of the process since the solve started (what the answer cost, whatever the load)."""
+
+    @property
+    def message(self) -> str:
+        """The progress message: ``best so far: N moves (strategy)``."""
+        return f"best so far: {self.length} moves ({self.strategy})"
+
+
+AnswerCallback = Callable[[Improvement], None]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What :func:`solve_anytime` returns: the best answer and when the first one came."""
+
+    moves: list[Turn]
+    strategy: str
+    first_time: float
+    first_length: int
+    cut: bool
+    first_cpu: float = 0.0
+    """True when the time limit cut the improving (the answer is the best held then)."""
+
+
+class _Held:
+    """The best verified answer so far; offers that are not shorter or do not replay are ignored."""
+
+    def __init__(self, problem: Problem, context: Context, started: float, on_answer: AnswerCallback | None):
+        self.problem = problem
+        self.context = context
+        self.started = started
+        self.cpu_started = time.process_time()
+        self.on_answer = on_answer
+        self.moves: list[Turn] | None = None
+        self.strategy = ""
+        self.first_time = 0.0
+        self.first_length = 0
+        self.first_cpu = 0.0
+
+    def offer(self, attempt: Problem, name: str) -> None:
+        self.take(simplify(attempt.puzzle, attempt.turns), name)
+
+    def take(self, moves: list[Turn], name: str) -> bool:
+        puzzle = self.problem.puzzle
+        if self.moves is not None and puzzle.length(moves) >= puzzle.length(self.moves):
+            return False
+        if not verified(self.problem, moves, self.context.mode):
+            return False
+        first = self.moves is None
+        self.moves, self.strategy = list(moves), name
+        elapsed, cpu = time.perf_counter() - self.started, time.process_time() - self.cpu_started
+        if first:
+            self.first_time, self.first_length, self.first_cpu = elapsed, puzzle.length(moves), cpu
+        news = Improvement(tuple(moves), puzzle.length(moves), name, elapsed, first, cpu)
+        report(self.context.progress, 0.5, news.message)
+        if self.on_answer is not None:
+            self.on_answer(news)
+        return True
+
+
+def first_routes(problem: Problem, context: Context) -> list[str]:
+    """The first-answer routes to try in turn: ``search``, ``capped-search``, ``quick-chain``, ``commutators``, ``chain``.
+
+    Measured from an empty cache (CPU seconds on this project's machine): a
+    search capped at :data:`FIRST_SEARCH_STATES` answers the 2x2x2s,
+    pyraminx, skewb and dino optimally in 0.01-1.4 s; the quick chain answers
+    a 2x2x2 in 0.2 s, a 3x3x3 in 0.8 s, the Rashkey in 0.4 s, where the macro
+    library costs 1-4 s; past about
+    :data:`QUICK_CHAIN_CELLS` moved cells (a 4x4x4: 7 s, a megaminx: 13 s)
+    Schreier–Sims itself grows, and the macros, whose library is bounded by
+    fixed work caps, answer sooner.
+    """
+    moved = sum(len(o) for o in pieces(problem.puzzle).orbits)
+    searchable = moved <= SEARCH_CELLS and not problem.wildcards and problem.care is None
+    if searchable and strategy("search").applies(problem, context):
+        return ["search", "quick-chain", "commutators"]
+    if searchable:
+        from hlavolamy.analysis.membership import group_order
+
+        order = group_order(problem.puzzle)  # Schreier–Sims on at most 64 cells: a fraction of a second, cached
+        searchable = order.value <= FIRST_SEARCH_ORDER
+    if moved <= QUICK_CHAIN_CELLS:
+        return (["capped-search"] if searchable else []) + ["quick-chain", "commutators"]
+    return ["commutators", "chain"]
+
+
+def _quick_chain(problem: Problem, context: Context) -> None:
+    if not problem.exact:
+        problem.to_exact()
+    chain = quick_chain(problem.puzzle, cancel=context.cancel, progress=context.progress)
+    problem.play(sift_solve(chain, problem.labels, cancel=context.cancel))
+
+
+def _first(problem: Problem, context: Context, held: _Held) -> bool:
+    """Try the first-answer routes in turn until one answers; True if it is final (a shortest answer)."""
+    failure: Exception | None = None
+    for name in first_routes(problem, context):
+        attempt = problem.fork()
+        try:
+            if name == "quick-chain":
+                _quick_chain(attempt, context)
+                shown = "chain"
+            elif name == "capped-search":
+                search(attempt, cancel=context.cancel, max_states=FIRST_SEARCH_STATES)
+                shown = "search"
+            else:
+                strategy(name).solve(attempt, context)
+                shown = name
+        except StrategyFailed as exc:
+            failure = failure or exc
+            continue
+        if held.take(simplify(attempt.puzzle, attempt.turns), shown):
+            return shown == "search"
+    if failure is not None:
+        raise failure
+    return False
+
+
+def solve_anytime(problem: Problem, context: Context, *, cancel: CancelToken | None, time_limit: float | None,
+                  started: float, on_answer: AnswerCallback | None = None) -> Outcome:
+    """Phase 1 (a first answer) then phase 2 (the ``auto`` race) on ``problem``; see the module's text.
+
+    ``cancel`` is the caller's token (a user's cancel), ``time_limit`` in
+    seconds from ``started`` (``time.perf_counter()``); ``context.cancel`` is
+    not used (each phase links its own token to ``cancel``).
+    """
+    now = time.monotonic()
+    elapsed = time.perf_counter() - started
+    deadline = None if time_limit is None else now + time_limit - elapsed
+    held = _Held(problem, context, started, on_answer)
+    last = None if deadline is None or time_limit is None else deadline + grace(time_limit)
+    first_context = replace(context, cancel=CancelToken.linked(cancel, last))
+    report(context.progress, 0.0, "first answer")
+    try:
+        final = _first(problem, first_context, held)
+    except Cancelled:
+        if first_context.cancel.user_cancelled or held.moves is None:
+            raise
+        final = False
+    except StrategyFailed:
+        final = False  # the race below may still find one
+    if final or (deadline is not None and time.monotonic() > deadline and held.moves is not None):
+        return _outcome(held, cut=not final)
+    improve_context = replace(context, cancel=CancelToken.linked(cancel, deadline), offer=held.offer)
+    cut = False
+    try:
+        moves, used = run_pipeline(problem.fork(), "auto", improve_context)
+        held.take(moves, used)
+    except Cancelled:
+        if improve_context.cancel.user_cancelled or held.moves is None:
+            raise
+        cut = True
+    except UnreachableError:
+        raise
+    except HlavolamyError:
+        if held.moves is None:
+            raise
+    return _outcome(held, cut)
+
+
+def _outcome(held: _Held, cut: bool) -> Outcome:
+    if held.moves is None:
+        raise HlavolamyError("no strategy found an answer")
+    return Outcome(held.moves, held.strategy, held.first_time, held.first_length, cut, held.first_cpu)
+
+
+__all__ = ["FIRST_ANSWER_GRACE", "AnswerCallback", "Improvement", "Outcome", "first_routes", "grace",
+           "solve_anytime"]

@@ -1,0 +1,144 @@
+"""The anytime ``auto``: a first answer, better ones until the limit, the same moves whatever the load."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.progress import CancelToken, Work
+from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.state import State
+from hlavolamy.errors import Cancelled, UnreachableError
+from hlavolamy.solve import (
+    FIRST_ANSWER_GRACE,
+    Improvement,
+    RaceRecords,
+    anytime,
+    auto,
+    solve,
+)
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.strategies import beam
+from tests.conftest import PUZZLES
+
+
+@pytest.fixture(scope="module")
+def rubik2():
+    return load_puzzle(PUZZLES / "rubik2.json").puzzle
+
+
+def _position(puzzle, seed: int, length: int = 15) -> State:
+    return State.solved(puzzle).apply(random_scramble(puzzle, length, seed))
+
+
+@pytest.fixture
+def racing(monkeypatch):
+    """The first answer from the quick chain, so the race improves it (a capped search would end the solve)."""
+    monkeypatch.setattr(anytime, "first_routes", lambda problem, context: ["quick-chain"])
+
+
+def test_a_small_group_gets_a_shortest_first_answer_and_nothing_more(rubik2):
+    told: list[Improvement] = []
+    solution = solve(rubik2, _position(rubik2, 1), on_answer=told.append)
+    assert [t.strategy for t in told] == ["search"] and solution.strategy == "search"
+    assert solution.length == solution.first_length <= 14
+
+
+def test_the_first_answer_comes_first_and_every_later_one_is_shorter(rubik2, racing):
+    told: list[Improvement] = []
+    solution = solve(rubik2, _position(rubik2, 1), on_answer=told.append)
+    assert told and told[0].first and not any(t.first for t in told[1:])
+    lengths = [t.length for t in told]
+    assert lengths == sorted(lengths, reverse=True) and len(set(lengths)) == len(lengths)
+    assert solution.length == lengths[-1] <= 14  # the 2x2x2's God's number in quarter turns
+    assert solution.first_length == lengths[0] and solution.first_time <= solution.time
+    assert told[0].message == f"best so far: {lengths[0]} moves ({told[0].strategy})"
+    for t in told:  # every answer told was verified: it solves the position
+        assert _position(rubik2, 1).apply(list(t.moves)).is_solved()
+
+
+def test_a_limit_too_short_for_improving_still_gives_the_first_answer(rubik2, racing):
+    position = _position(rubik2, 3)
+    started = time.monotonic()
+    solution = solve(rubik2, position, time_limit=0.001)
+    assert time.monotonic() - started < 0.001 + FIRST_ANSWER_GRACE + 30  # generous: a loaded test machine
+    assert position.apply(solution.moves).is_solved()
+    assert solution.cut and solution.first_length == solution.length
+
+
+def test_an_unreachable_position_is_refused_at_once(rubik2):
+    perm = np.arange(rubik2.n_cells)
+    perm[[0, 1]] = perm[[1, 0]]
+    with pytest.raises(UnreachableError):
+        solve(rubik2, State(rubik2, perm), time_limit=0.001)
+
+
+def test_a_users_cancel_still_cancels(rubik2):
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(Cancelled, match="^cancelled$"):
+        solve(rubik2, _position(rubik2, 4), cancel=token)
+
+
+def _hogs(n: int = 2) -> list[subprocess.Popen]:
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
+
+
+def test_the_same_moves_twice_in_a_process_and_beside_cpu_hogs(rubik2, racing):
+    """Work budgets, not seconds: a busy machine (two processes burning CPU beside) changes no move."""
+    position = _position(rubik2, 2)
+    first = solve(rubik2, position)
+    again = solve(rubik2, position)
+    hogs = _hogs()
+    try:
+        busy = solve(rubik2, position)
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+    assert first.moves == again.moves == busy.moves
+    assert first.strategy == again.strategy == busy.strategy
+
+
+def test_the_beam_spends_work_not_seconds(rubik2):
+    """The beam's budget is cells of children: the same levels whatever the clock says."""
+    colours = rubik2.colour_ids[_position(rubik2, 5, 30).perm]
+
+    def run(clock_speed: float) -> list:
+        problem = Problem.from_input(rubik2, colours)
+        real = time.monotonic
+        with pytest.MonkeyPatch.context() as patch:  # a clock running fast, as on a loaded machine
+            patch.setattr(time, "monotonic", lambda: real() * clock_speed)
+            try:
+                beam.beam(problem, width=200, work=Work(2e7), partial=True)
+            except beam.SearchFailed:
+                return []
+        return problem.turns
+
+    assert run(1.0) == run(1000.0)
+
+
+def test_race_records_belong_to_the_caller(rubik2, monkeypatch, racing):
+    """What one caller's races taught is not another's: records are passed in, never module state."""
+    assert not hasattr(auto, "_BEAM_RECORDS") and not hasattr(auto, "_RIVAL_RECORDS")
+    real_run = auto.run
+
+    def run(problem, name, context):  # a costly rival stood in for by the chain
+        return real_run(problem, "chain" if name == "search-first" else name, context)
+
+    monkeypatch.setattr(auto, "_rivals", lambda problem, context: ["chain", "search-first"])
+    monkeypatch.setattr(auto, "run", run)
+    monkeypatch.setattr(auto, "_optimal_within_budget", lambda problem, context: False)
+    monkeypatch.setattr(auto, "_tried", lambda problem, context, name: False)
+    mine, theirs = RaceRecords(), RaceRecords()
+    solve(rubik2, _position(rubik2, 6), records=mine)
+    assert [key[0] for key in mine.rivals] == ["search-first"]
+    assert sum(mine.rivals[next(iter(mine.rivals))].values()) == 1
+    assert theirs.rivals == {} and theirs.beam == {}
+    solve(rubik2, _position(rubik2, 7), records=mine)
+    assert sum(mine.rivals[next(iter(mine.rivals))].values()) == 2
