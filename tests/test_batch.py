@@ -117,10 +117,10 @@ def test_a_worker_keeps_each_puzzle_and_its_tables_between_tasks(monkeypatch):
     assert first.key == second.key
     job = Job("a", np.asarray(puzzle.move("F")), True)
     assert solve_task(Task([(first, job)]))[0].ok
-    assert kept_puzzle(second) is puzzle and puzzle.cache  # the tables built for the first task are reused
+    assert kept_puzzle(second) is puzzle and puzzle.keeps_tables  # the tables built for the first task are reused
     shipped = PuzzleSource.__new__(PuzzleSource)
     shipped.__setstate__(first.__getstate__())
-    assert shipped.key == first.key and not shipped.puzzle.cache  # tables never travel with a task
+    assert shipped.key == first.key and not shipped.puzzle.keeps_tables  # tables never travel with a task
 
 
 def test_a_task_from_other_code_is_refused():

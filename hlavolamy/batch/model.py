@@ -1,7 +1,7 @@
 """What travels between the batch runner and its workers: puzzles, jobs, tasks, results.
 
 Everything here pickles small. A :class:`PuzzleSource` carries a puzzle's
-definition without its in-memory tables (``Puzzle.cache``): each worker
+definition without its in-memory tables (:meth:`Puzzle.layer_cache`): each worker
 builds them, or loads them from the disk cache, once per puzzle and keeps
 them (:mod:`hlavolamy.batch.work`). A job carries only its start position,
 a result only its turns.

@@ -180,6 +180,11 @@ class Puzzle:
             found = self._layer_caches.setdefault(kind, kind())
         return found  # type: ignore[return-value]
 
+    @property
+    def keeps_tables(self) -> bool:
+        """Whether a layer above the core has computed and kept anything for this puzzle."""
+        return bool(self._layer_caches)
+
     def forget_tables(self) -> None:
         """Drop everything computed for this puzzle (the core's tables and every layer's cache)."""
         self.tables = CoreTables()
