@@ -39,9 +39,10 @@ from hlavolamy.analysis.orbits import (
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
+from hlavolamy.errors import Cancelled
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Strategy, register
-from hlavolamy.solve.strategies.optimal import shortest_paths
+from hlavolamy.solve.strategies import twophase
 from hlavolamy.solve.strategies.search import SearchFailed
 from hlavolamy.solve.tables import pdb
 from hlavolamy.solve.tables.pdb import Pattern, PatternTooBig
@@ -52,12 +53,10 @@ MAX_PHASE = 10**11
 MAX_ORDERS = 300
 """Most subgroup orders computed (each a Schreier-Sims) when choosing."""
 NODES = 4_000_000
-"""Nodes each phase may generate before the strategy gives up."""
-FIRST_PHASES = 4
-"""Shortest phase-1 answers (ending in different positions) each finished by phase 2; the shortest total wins..."""
-RIVAL_NODES = 200_000
-"""...each phase 2 searched within this many nodes (and no longer than the best so far beats); only when
-none finishes does the first get the whole :data:`NODES`."""
+"""Nodes both phases may generate for a first answer before the strategy gives up."""
+MORE_NODES = 2_000_000
+"""Nodes the continued search may spend after the first answer (:mod:`~hlavolamy.solve.strategies.twophase`):
+longer phase-1 answers finished by shorter phase 2s, the shortest total kept."""
 _SQUARED = "_sq"
 
 
@@ -270,47 +269,92 @@ def solve_phases(problem: Problem, *, cancel: CancelToken | None = None,
     tables = _tables(puzzle, subgroup(puzzle), cancel)
     if not problem.exact:
         problem.to_exact()
-    deadline = None if seconds is None else time.monotonic() + seconds
-    report(progress, 0.3, "phases: phase 1")
-    outer = step_automaton(puzzle)
-    firsts = shortest_paths(tables.colouring[problem.labels], tables.colouring, tables.first, outer,
-                            nodes=NODES, seconds=_left(deadline), cancel=cancel, limit=FIRST_PHASES)
-    best: list[Turn] | None = None
-    for k, first in enumerate(firsts):  # quick tries first: some phase-1 answers leave an easy phase 2
-        report(progress, 0.4 + 0.5 * k / len(firsts), "phases: phase 2")
-        best = _shorter(problem, tables, [outer.turns[g] for g in first], best, RIVAL_NODES, deadline, cancel)
-    if best is None:
-        best = _shorter(problem, tables, [outer.turns[g] for g in firsts[0]], None, NODES, deadline, cancel)
-    if best is None:
-        raise PhasesFailed(f"phase 2 found nothing within {NODES} nodes")
-    problem.play(best)
-
-
-def _shorter(problem: Problem, tables: _Tables, first: list[Turn], best: list[Turn] | None, nodes: int,
-             deadline: float | None, cancel: CancelToken) -> list[Turn] | None:
-    """``first`` finished by phase 2 if that is shorter than ``best`` and found within ``nodes``; else ``best``."""
-    puzzle = problem.puzzle
-    inner = step_automaton(tables.inner)
-    middle = problem.labels[puzzle.perm_of(first)]
-    # each step costs at least 1: a phase 2 of more steps than this cannot beat the best so far
-    longest = None if best is None else puzzle.length(best) - puzzle.length(first) - 1
+    token = cancel if seconds is None else CancelToken.linked(cancel, time.monotonic() + seconds)
     try:
-        second = shortest_paths(middle, np.arange(puzzle.n_cells), tables.second, inner, nodes=nodes,
-                                seconds=_left(deadline), cancel=cancel, longest=longest)[0]
-    except SearchFailed:
-        return best
-    turns = first + [outer_turn(inner.turns[g]) for g in second]
-    return turns if best is None or puzzle.length(turns) < puzzle.length(best) else best
+        found = twophase.continued_search(puzzle, problem.labels, _setup(puzzle, tables, cancel), first_nodes=NODES,
+                                          more_nodes=MORE_NODES, cancel=token, progress=progress)
+    except Cancelled:
+        if cancel.cancelled:
+            raise
+        raise PhasesFailed(f"no answer within {seconds} s") from None
+    if found is None:
+        raise PhasesFailed(f"phase 2 found nothing within {NODES} nodes")
+    problem.play([outer_turn(t) for t in found])
+
+
+def _setup(puzzle: Puzzle, tables: _Tables, cancel: CancelToken | None = None) -> twophase.TwoPhase:
+    """The continued search's steps and guides (cached per moves; the extra tables also on disk)."""
+    def extra() -> tuple[list[tuple[int, Pattern, np.ndarray]], list[np.ndarray]]:
+        joined = [(k, view, twophase.joined_distances(tables.first[k], view))
+                  for k, view in _coarse_views(puzzle, tables, cancel or CancelToken())]
+        weighted = [twophase.weighted_distances(p.table, p.off == 0, _inner_costs(puzzle, tables))
+                    for p in tables.second]
+        return joined, weighted
+
+    def build() -> twophase.TwoPhase:
+        joined, weighted = on_disk(puzzle, "solve.phases.continued", extra, allowed=(Pattern, pdb.Form),
+                                   expect=tuple)
+        outer = step_automaton(puzzle)
+        first = [twophase.Guide(p, p.distances(), tables.colouring) for p in tables.first]
+        first += [twophase.Joined(first[k], twophase.Guide(view, view.distances(), tables.colouring), dist)
+                  for k, view, dist in joined]
+        inside = {k for k, _, _ in joined}  # a pattern joined to another guides no better alone
+        first = [g for k, g in enumerate(first) if k not in inside]
+        second = [twophase.Guide(p, d) for p, d in zip(tables.second, weighted)]
+        return twophase.TwoPhase(outer, step_automaton(tables.inner), tables.colouring, first, second,
+                                 _inner_costs(puzzle, tables), twophase.turn_facts(puzzle, outer, tables.colouring))
+    return memo(puzzle, "solve.phases.continued", build)
+
+
+def _inner_costs(puzzle: Puzzle, tables: _Tables) -> np.ndarray:
+    """What each step of phase 2 counts in the answer (a square: two quarter turns)."""
+    return twophase.step_costs(puzzle, [outer_turn(t) for t in step_automaton(tables.inner).turns])
+
+
+JOINED_STATES = 5_000_000
+"""Largest product of a phase-1 pattern and a coarser view of another orbit joined into one guide (a byte a
+state; its step table is the two tables', composed on the fly)."""
+
+
+def _coarse_views(puzzle: Puzzle, tables: _Tables, cancel: CancelToken) -> list[tuple[int, Pattern]]:
+    """Phase 1's stronger guides: (a phase-1 pattern, a coarser view of another piece orbit's colouring) to be
+    joined, when the product fits :data:`JOINED_STATES`. A coarser view splits the orbit's kinds of cells
+    into two sets; of views with as many states only the first is kept (on the 3x3x3 the two ways to mark
+    one facelet of every edge show the same).
+
+    On the 3x3x3: corner twists x slice edges (2,187 x 495; Kociemba's) and corner twists x edge flips
+    (2,187 x 2,048), beside the edge flips with the slice edges that the colouring already shows.
+    """
+    colouring = tables.colouring
+    perms = step_automaton(puzzle).perms
+    out = []
+    for po in pieces(puzzle).piece_orbits:
+        cells = po.cells.ravel()
+        shown = np.unique(colouring[cells])
+        partners = [k for k, p in enumerate(tables.first) if not np.isin(p.cells, cells).any()]
+        if shown.size < 3 or not partners or shown.size > 6:
+            continue
+        room = JOINED_STATES // min(tables.first[k].size for k in partners)
+        sizes = set()
+        for mask in range(1, 2 ** (shown.size - 1)):
+            classes = np.zeros(puzzle.n_cells, dtype=np.int64)
+            classes[shown] = [(mask >> i) & 1 for i in range(shown.size)]
+            try:
+                view = pdb.projection(f"phase 1: {shown.size} kinds of {cells.size} cells in two sets", puzzle,
+                                      cells, classes, colouring, perms, cancel=cancel, max_states=room)
+            except PatternTooBig:
+                continue
+            if view.size in sizes:
+                continue
+            sizes.add(view.size)
+            out += [(k, view) for k in partners if tables.first[k].size * view.size <= JOINED_STATES]
+    return out
 
 
 def outer_turn(turn: Turn) -> Turn:
     if turn.move.endswith(_SQUARED):
         return Turn(turn.move[: -len(_SQUARED)], 2 * turn.power)
     return turn
-
-
-def _left(deadline: float | None) -> float | None:
-    return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
 register(Strategy(
