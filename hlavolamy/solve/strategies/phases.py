@@ -54,7 +54,7 @@ MAX_ORDERS = 300
 """Most subgroup orders computed (each a Schreier-Sims) when choosing."""
 NODES = 4_000_000
 """Nodes both phases may generate for a first answer before the strategy gives up."""
-MORE_NODES = 2_000_000
+MORE_NODES = 5_000_000
 """Nodes the continued search may spend after the first answer (:mod:`~hlavolamy.solve.strategies.twophase`):
 longer phase-1 answers finished by shorter phase 2s, the shortest total kept."""
 _SQUARED = "_sq"
@@ -300,6 +300,7 @@ def _setup(puzzle: Puzzle, tables: _Tables, cancel: CancelToken | None = None) -
                   for k, view, dist in joined]
         inside = {k for k, _, _ in joined}  # a pattern joined to another guides no better alone
         first = [g for k, g in enumerate(first) if k not in inside]
+        first.sort(key=lambda g: -g.dist.size)  # the biggest prunes most: the others see fewer pairs
         second = [twophase.Guide(p, d) for p, d in zip(tables.second, weighted)]
         return twophase.TwoPhase(outer, step_automaton(tables.inner), tables.colouring, first, second,
                                  _inner_costs(puzzle, tables), twophase.turn_facts(puzzle, outer, tables.colouring))

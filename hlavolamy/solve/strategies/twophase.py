@@ -52,15 +52,18 @@ class OutOfWork(Exception):
 
 @dataclass
 class Work:
-    """A budget of nodes generated, shared by every search of one solve."""
+    """A budget of nodes generated, shared by every search of one solve (a part of it: ``within``)."""
 
     nodes: int
     spent: int = 0
+    within: Work | None = None
 
     def spend(self, n: int) -> None:
+        if self.within is not None:
+            self.within.spend(n)
         self.spent += n
         if self.spent > self.nodes:
-            raise OutOfWork(f"more than {self.nodes} nodes searched")
+            raise OutOfWork(self)
 
 
 @dataclass(frozen=True)
@@ -166,8 +169,7 @@ def phase1_answers(start: np.ndarray, guides: list[Guide | Joined], steps: Steps
             continue
         cancel.check()
         level = path.shape[1]
-        room = np.full(state.size, depth - level - 1, dtype=np.int32)
-        node, step, child, _, _ = _children(ranks, steps.after[state], guides, room)
+        node, step, child = _within(ranks, steps.after[state], guides, depth - level - 1)
         if not node.size:
             continue
         work.spend(node.size)
@@ -182,6 +184,19 @@ def phase1_answers(start: np.ndarray, guides: list[Guide | Joined], steps: Steps
             found, held = [], 0
     if found:
         yield np.concatenate(found)
+
+
+def _within(ranks: np.ndarray, after: np.ndarray, guides: list, room: int):
+    """The (node, step) pairs the automaton allows whose every guide's distance is at most ``room``, with
+    their ranks. Guide by guide: a pair the first prunes costs the others nothing."""
+    node, step = np.nonzero(after >= 0)
+    child: list[np.ndarray] = []
+    for g, r in zip(guides, ranks):
+        c = g.after(r[node], step)
+        keep = np.flatnonzero(g.dist[c] <= room)
+        node, step = node[keep], step[keep]
+        child = [prev[keep] for prev in child] + [c[keep]]
+    return node, step, np.stack(child)
 
 
 def _children(ranks: np.ndarray, after: np.ndarray, guides: list, room: np.ndarray, costs: np.ndarray | None = None):
@@ -279,9 +294,23 @@ def play_steps(labels: np.ndarray, paths: np.ndarray, steps: Steps) -> np.ndarra
 
 
 def cheapest_finish(roots: np.ndarray, goal: np.ndarray, guides: list[Guide], steps: Steps, costs: np.ndarray,
-                    longest: int | None, work: Work, cancel: CancelToken) -> tuple[int, list[int], int] | None:
+                    longest: int | None, work: Work, cancel: CancelToken,
+                    nodes: int | None = None) -> tuple[int, list[int], int] | None:
     """The root (row of labels) with the cheapest way to ``goal`` among ``roots``: (its index, the steps, the
-    cost), or None when none costs at most ``longest``. IDA*: bounds grow to the first that some root meets."""
+    cost), or None when none costs at most ``longest`` (or none is found within ``nodes`` of ``work``).
+    IDA*: bounds grow to the first that some root meets."""
+    if nodes is None:
+        return _cheapest(roots, goal, guides, steps, costs, longest, work, cancel)
+    part = Work(nodes, within=work)
+    try:
+        return _cheapest(roots, goal, guides, steps, costs, longest, part, cancel)
+    except OutOfWork as exc:
+        if exc.args[0] is not part:
+            raise
+        return None
+
+
+def _cheapest(roots, goal, guides, steps, costs, longest, work, cancel):
     if not roots.shape[0]:
         return None
     ranks = np.stack([g.pattern.ranks(roots) for g in guides])
@@ -360,6 +389,9 @@ class TwoPhase:
 
 BATCH = 2_000
 """Phase-1 answers finished together by one phase-2 search (the walk goes on after each batch)."""
+FINISH_NODES = 15_000
+"""Once an answer is held, nodes one phase-2 search may spend: deep finishes of short phase-1 answers cost
+much and are soon beaten by short finishes of longer ones."""
 
 
 def continued_search(puzzle: Puzzle, labels: np.ndarray, setup: TwoPhase, *, first_nodes: int, more_nodes: int,
@@ -400,7 +432,7 @@ def continued_search(puzzle: Puzzle, labels: np.ndarray, setup: TwoPhase, *, fir
                     roots, paths = roots[order], paths[first[order]]
                     longest = None if best is None else best[0] - depth - 1
                     found = cheapest_finish(roots, goal, setup.second, setup.inner, setup.costs, longest, work,
-                                            cancel)
+                                            cancel, None if best is None else FINISH_NODES)
                     if found is not None:
                         j, path, cost = found
                         if best is None:
