@@ -20,6 +20,7 @@ a phase-2 search that finds nothing within its budget fails the strategy
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import time
@@ -54,7 +55,7 @@ MAX_ORDERS = 300
 """Most subgroup orders computed (each a Schreier-Sims) when choosing."""
 NODES = 4_000_000
 """Nodes both phases may generate for a first answer before the strategy gives up."""
-MORE_NODES = 5_000_000
+MORE_NODES = 8_000_000
 """Nodes the continued search may spend after the first answer (:mod:`~hlavolamy.solve.strategies.twophase`):
 longer phase-1 answers finished by shorter phase 2s, the shortest total kept."""
 _SQUARED = "_sq"
@@ -284,27 +285,34 @@ def solve_phases(problem: Problem, *, cancel: CancelToken | None = None,
 
 def _setup(puzzle: Puzzle, tables: _Tables, cancel: CancelToken | None = None) -> twophase.TwoPhase:
     """The continued search's steps and guides (cached per moves; the extra tables also on disk)."""
-    def extra() -> tuple[list[tuple[int, Pattern, np.ndarray]], list[np.ndarray]]:
+    def extra() -> tuple[list[tuple[int, Pattern, np.ndarray]], list[np.ndarray], np.ndarray]:
         joined = [(k, view, twophase.joined_distances(tables.first[k], view))
                   for k, view in _coarse_views(puzzle, tables, cancel or CancelToken())]
         weighted = [twophase.weighted_distances(p.table, p.off == 0, _inner_costs(puzzle, tables))
                     for p in tables.second]
-        return joined, weighted
+        return joined, weighted, twophase.near_distances(_first_guides(tables, joined)[0])
 
     def build() -> twophase.TwoPhase:
-        joined, weighted = on_disk(puzzle, "solve.phases.continued", extra, allowed=(Pattern, pdb.Form),
-                                   expect=tuple)
+        joined, weighted, near = on_disk(puzzle, "solve.phases.continued", extra, allowed=(Pattern, pdb.Form),
+                                         expect=tuple)
         outer = step_automaton(puzzle)
-        first = [twophase.Guide(p, p.distances(), tables.colouring) for p in tables.first]
-        first += [twophase.Joined(first[k], twophase.Guide(view, view.distances(), tables.colouring), dist)
-                  for k, view, dist in joined]
-        inside = {k for k, _, _ in joined}  # a pattern joined to another guides no better alone
-        first = [g for k, g in enumerate(first) if k not in inside]
-        first.sort(key=lambda g: -g.dist.size)  # the biggest prunes most: the others see fewer pairs
+        first = _first_guides(tables, joined)
+        first[0] = dataclasses.replace(first[0], near=near)
         second = [twophase.Guide(p, d) for p, d in zip(tables.second, weighted)]
         return twophase.TwoPhase(outer, step_automaton(tables.inner), tables.colouring, first, second,
                                  _inner_costs(puzzle, tables), twophase.turn_facts(puzzle, outer, tables.colouring))
     return memo(puzzle, "solve.phases.continued", build)
+
+
+def _first_guides(tables: _Tables, joined: list[tuple[int, Pattern, np.ndarray]]) -> list:
+    """Phase 1's guides: each colouring pattern, and each joined to a coarser view; biggest first."""
+    first = [twophase.Guide(p, p.distances(), tables.colouring) for p in tables.first]
+    first += [twophase.Joined(first[k], twophase.Guide(view, view.distances(), tables.colouring), dist)
+              for k, view, dist in joined]
+    inside = {k for k, _, _ in joined}  # a pattern joined to another guides no better alone
+    first = [g for k, g in enumerate(first) if k not in inside]
+    first.sort(key=lambda g: -g.dist.size)  # the biggest prunes most: the others see fewer pairs
+    return first
 
 
 def _inner_costs(puzzle: Puzzle, tables: _Tables) -> np.ndarray:

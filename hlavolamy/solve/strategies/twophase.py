@@ -74,6 +74,8 @@ class Guide:
     dist: np.ndarray
     reads: np.ndarray | None = None
     """What the pattern reads at a cell holding label ``l``: ``reads[l]`` (None: the label itself)."""
+    near: np.ndarray | None = None
+    """``near[rank, step]``: the distance after the step (:func:`near_distances`), for the guide that prunes first."""
 
     def rank(self, labels: np.ndarray) -> int:
         return int(self.pattern.ranks(labels if self.reads is None else self.reads[labels])[0])
@@ -92,6 +94,7 @@ class Joined:
     a: Guide
     b: Guide
     dist: np.ndarray
+    near: np.ndarray | None = None
 
     def rank(self, labels: np.ndarray) -> int:
         ra, rb = self.a.rank(labels), self.b.rank(labels)
@@ -101,6 +104,20 @@ class Joined:
         """The rank after ``steps[i]`` from ``ranks[i]`` (the product's table is never held)."""
         size = self.b.pattern.size
         return self.a.after(ranks // size, steps) * size + self.b.after(ranks % size, steps)
+
+
+def near_distances(guide: Guide | Joined, steps: int | None = None) -> np.ndarray:
+    """``near[rank, step]``: the guide's distance after each step (one byte each): the first guide's test of a
+    child then reads one byte instead of a rank and a distance."""
+    n = guide.dist.size
+    steps = steps or (guide.a.pattern.table.shape[1] if isinstance(guide, Joined) else guide.pattern.table.shape[1])
+    near = np.empty((n, steps), dtype=np.uint8)
+    for lo in range(0, n, 200_000):
+        ranks = np.arange(lo, min(n, lo + 200_000))
+        near[lo:lo + ranks.size] = guide.dist[guide.after(np.repeat(ranks, steps), np.tile(np.arange(steps),
+                                                                                         ranks.size))].reshape(-1, steps)
+    near.flags.writeable = False
+    return near
 
 
 def joined_distances(a: Pattern, b: Pattern) -> np.ndarray:
@@ -188,10 +205,16 @@ def phase1_answers(start: np.ndarray, guides: list[Guide | Joined], steps: Steps
 
 def _within(ranks: np.ndarray, after: np.ndarray, guides: list, room: int):
     """The (node, step) pairs the automaton allows whose every guide's distance is at most ``room``, with
-    their ranks. Guide by guide: a pair the first prunes costs the others nothing."""
-    node, step = np.nonzero(after >= 0)
-    child: list[np.ndarray] = []
-    for g, r in zip(guides, ranks):
+    their ranks. Guide by guide: a pair the first prunes costs the others nothing (and the first, with its
+    ``near`` table, costs one byte a pair)."""
+    first = guides[0]
+    if first.near is not None:
+        node, step = np.divmod(np.flatnonzero((after >= 0) & (first.near[ranks[0]] <= room)), after.shape[1])
+        child = [first.after(ranks[0][node], step)]
+    else:
+        node, step = np.nonzero(after >= 0)
+        child = []
+    for g, r in zip(guides[len(child):], ranks[len(child):]):
         c = g.after(r[node], step)
         keep = np.flatnonzero(g.dist[c] <= room)
         node, step = node[keep], step[keep]
