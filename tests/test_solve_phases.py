@@ -102,14 +102,14 @@ def test_3x3x3_random_positions_replay_and_are_short(rubik3):
         solution = solve(rubik3, scrambled_by_steps(rubik3, seed, 200), strategy="phases")
         assert solution.strategy == "phases"
         lengths.append(solution.length)
-    assert max(lengths) <= 45  # the chain alone gives about 58
+    assert max(lengths) <= 30  # the chain alone gives about 58; the first two-phase answer about 32
 
 
 @pytest.mark.slow
 def test_auto_takes_the_phases_on_the_3x3x3(rubik3):
     colours = np.asarray(rubik3.colour_ids)[scrambled_by_steps(rubik3, 11, 200).perm]
     solution = solve(rubik3, colours)
-    assert solution.strategy == "phases" and solution.length <= 45
+    assert solution.strategy == "phases" and solution.length <= 30
 
 
 def test_tables_come_back_from_the_disk_cache(tmp_path, monkeypatch):

@@ -14,8 +14,12 @@ both searches then stay small.
 
 Phase 1 ends at a coset of ``H`` only if the colouring tells the cosets
 apart; when it shows fewer states than ``[G:H]`` the choice is dropped, and
-a phase-2 search that finds nothing within its budget fails the strategy
-(the caller falls back to another one).
+a search that finds no answer within its budget fails the strategy (the
+caller falls back to another one).
+
+The first answer is not the last: :mod:`~hlavolamy.solve.strategies.twophase`
+goes on with every longer phase-1 answer, finished by a shorter phase 2,
+until a work budget is spent (Kociemba's trick), keeping the shortest total.
 """
 
 from __future__ import annotations
