@@ -157,6 +157,15 @@ def test_the_continued_search_is_never_longer_than_the_first_answer_and_replays(
     more = _search(rubik2, state, 200_000, inverse)
     assert rubik2.length(more) <= rubik2.length(first)
     assert _search(rubik2, state, 200_000, inverse) == more  # a work budget, not the clock: the same answer
+    # every quarter turn is odd on the cells: an answer's length has the position's parity (the search relies on it)
+    assert rubik2.length(more) % 2 == twophase.odd(np.asarray(state.perm)) % 2
+
+
+def test_quarter_turn_cubes_keep_the_parity_of_lengths(rubik2, rubik3):
+    for puzzle in (rubik2, rubik3):
+        tables = phases._tables(puzzle, subgroup(puzzle), CancelToken())
+        assert phases._setup(puzzle, tables).parity
+    assert twophase.odd(np.array([1, 0, 2])) and not twophase.odd(np.array([1, 2, 0]))
 
 
 @pytest.mark.slow

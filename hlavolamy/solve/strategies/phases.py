@@ -303,8 +303,10 @@ def _setup(puzzle: Puzzle, tables: _Tables, cancel: CancelToken | None = None) -
         first = _first_guides(tables, joined)
         first[0] = dataclasses.replace(first[0], near=near)
         second = [twophase.Guide(p, d) for p, d in zip(tables.second, weighted)]
-        return twophase.TwoPhase(outer, step_automaton(tables.inner), tables.colouring, first, second,
-                                 _inner_costs(puzzle, tables), twophase.turn_facts(puzzle, outer, tables.colouring))
+        inner, costs = step_automaton(tables.inner), _inner_costs(puzzle, tables)
+        return twophase.TwoPhase(outer, inner, tables.colouring, first, second, costs,
+                                 twophase.turn_facts(puzzle, outer, tables.colouring),
+                                 twophase.lengths_keep_parity(outer, inner, costs))
     return memo(puzzle, "solve.phases.continued", build)
 
 

@@ -408,6 +408,28 @@ class TwoPhase:
     costs: np.ndarray
     """What each inner step counts (squares: 2 on a quarter-turn cube)."""
     facts: TurnFacts
+    parity: bool = False
+    """Every answer's length has the position's parity (:func:`lengths_keep_parity`): a better one is 2 shorter."""
+
+
+def odd(perm: np.ndarray) -> bool:
+    """Is the permutation odd? (cells minus cycles)"""
+    seen = np.zeros(perm.size, dtype=bool)
+    cycles = 0
+    for i in range(perm.size):
+        if not seen[i]:
+            cycles += 1
+            while not seen[i]:
+                seen[i] = True
+                i = perm[i]
+    return (perm.size - cycles) % 2 == 1
+
+
+def lengths_keep_parity(outer: Steps, inner: Steps, costs: np.ndarray) -> bool:
+    """Does every step's permutation have its cost's parity (every quarter turn of a cube is odd on the cells)?
+    Then the length of every answer to a position has that position's parity."""
+    return (all(odd(p) for p in outer.perms)
+            and all(odd(p) == bool(c % 2) for p, c in zip(inner.perms, costs)))
 
 
 BATCH = 2_000
@@ -438,12 +460,13 @@ def continued_search(puzzle: Puzzle, labels: np.ndarray, setup: TwoPhase, *, fir
     work = Work(first_nodes)
     best: tuple[int, int, np.ndarray, list[int]] | None = None  # total, side, phase-1 path, phase-2 path
     depth = min(lowest)
+    better = 2 if setup.parity else 1  # how much shorter the next better answer is
     try:
-        while best is None or depth < best[0]:
+        while best is None or depth <= best[0] - better:
             report(progress, 0.4 if best is None else 0.6, f"phases: phase 1 of {depth} steps"
                    + ("" if best is None else f", best {best[0]} moves"))
             for k, (side, start) in enumerate(zip(sides, starts)):
-                if depth < lowest[k] or (best is not None and depth >= best[0]):
+                if depth < lowest[k] or (best is not None and depth > best[0] - better):
                     continue
                 for paths in phase1_answers(start, setup.first, setup.outer, depth, work, cancel, BATCH):
                     paths = paths[~redundant(paths, setup.facts)]
@@ -453,7 +476,7 @@ def continued_search(puzzle: Puzzle, labels: np.ndarray, setup: TwoPhase, *, fir
                     roots, first = np.unique(roots, axis=0, return_index=True)
                     order = np.argsort(first, kind="stable")  # keep the order the search found them in
                     roots, paths = roots[order], paths[first[order]]
-                    longest = None if best is None else best[0] - depth - 1
+                    longest = None if best is None else best[0] - depth - better
                     found = cheapest_finish(roots, goal, setup.second, setup.inner, setup.costs, longest, work,
                                             cancel, None if best is None else FINISH_NODES)
                     if found is not None:
