@@ -10,7 +10,19 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from hypothesis import HealthCheck, settings  # noqa: E402
+
 from hlavolamy.core.puzzle import Puzzle  # noqa: E402
+
+if os.environ.get("CI") == "true":  # a fresh CI machine: Qt's system libraries before any test imports Qt
+    from system_packages import apt_install, missing_libraries
+
+    apt_install(missing_libraries())
+
+settings.register_profile("hlavolamy", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("hlavolamy")
+"""Property tests judge results, never speed: no per-example deadline, no "too slow" failure on a busy machine."""
 
 REPO = Path(__file__).resolve().parents[1]
 PUZZLES = REPO / "puzzles"

@@ -112,7 +112,7 @@ def test_reachable_count_matches_brute_force(puzzle):
     assert by_search.reachable == len(truth)
     assert not by_search.notes
     # Without the position search the count comes from shapes x |H| alone.
-    puzzle.cache.clear()
+    puzzle.forget_tables()
     by_group = analyse_blocking(puzzle, max_states=0)
     assert by_group.reachable == len(truth)
     assert "stabiliser" in by_group.reachable_method
@@ -240,7 +240,7 @@ def test_solver_honours_cancel_and_refuses_colour_positions():
         solve(puzzle, state, cancel=token)
     with pytest.raises(HlavolamyError, match="colours"):
         solve(puzzle, puzzle.colour_ids)
-    solution = solve(puzzle, state, time_limit=60)
+    solution = solve(puzzle, state)  # no wall-clock limit: a busy machine must not change the verdict
     assert solution.moves == [Turn("L", -1)]
 
 

@@ -319,7 +319,7 @@ def test_scrambled_puzzle_is_solved(name: str) -> None:
         pytest.skip("the solver has not landed yet")
     puzzle = load_puzzle(PUZZLES / f"{name}.json").puzzle
     state = State.solved(puzzle).apply(random_scramble(puzzle, 40, 7))
-    solution = solver.solve(puzzle, state, time_limit=60)
+    solution = solver.solve(puzzle, state)  # no wall-clock limit: a busy machine must not change the verdict
     assert state.apply(list(solution.moves)).is_solved()
 
 

@@ -14,7 +14,7 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, UnreachableError
-from hlavolamy.analysis.memo import forget_shared
+from hlavolamy.analysis.memo import analysis_cache, forget_shared
 from hlavolamy.solve.tables.chain import CACHE_KEY, ChainTooLarge, build_chain, chain_solve
 from tests.conftest import PUZZLES
 
@@ -84,7 +84,7 @@ def test_chain_is_cached_and_cancellable(tiny_puzzle):
     token.cancel()
     with pytest.raises(Cancelled):
         build_chain(tiny_puzzle, cancel=token)
-    assert CACHE_KEY not in tiny_puzzle.cache
+    assert CACHE_KEY not in analysis_cache(tiny_puzzle).memo
     chain = build_chain(tiny_puzzle)
     assert build_chain(tiny_puzzle) is chain
 

@@ -14,7 +14,7 @@ import hlavolamy.solve.tables.pdb as pdb
 import hlavolamy.solve.strategies.search as search_module
 import hlavolamy.solve.auto as auto_module
 from hlavolamy.analysis.independent import generators
-from hlavolamy.analysis.memo import forget_shared
+from hlavolamy.analysis.memo import analysis_cache, forget_shared
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
@@ -161,7 +161,7 @@ def test_colours_that_tell_every_piece_are_solved_as_the_position_they_show():
     puzzle = Puzzle([str(i) for i in range(8)], {"a": [1, 2, 3, 4, 5, 6, 7, 0], "b": [1, 0, 2, 3, 4, 5, 6, 7]})
     start = State.solved(puzzle).apply("a b a a b a' b a a a b")
     by_colours = solve(puzzle, start.colour_ids(), strategy="optimal")
-    assert "solve.pdb.exact" in puzzle.cache
+    assert "solve.pdb.exact" in analysis_cache(puzzle).memo
     assert by_colours.length == solve(puzzle, start, strategy="search").length
 
 

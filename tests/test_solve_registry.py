@@ -27,8 +27,10 @@ def rubik2():
 @pytest.fixture
 def clean_registry(monkeypatch):
     """Registrations made by a test vanish after it."""
-    monkeypatch.setattr(registry, "_STRATEGIES", dict(registry._STRATEGIES))
-    monkeypatch.setattr(registry, "_PASSES", dict(registry._PASSES))
+    registry.names()  # the built-in plugin is loaded before the copies are taken
+    for table in (registry._STRATEGIES, registry._PASSES):
+        monkeypatch.setattr(table, "records", dict(table.records))
+        monkeypatch.setattr(table, "owners", dict(table.owners))
 
 
 def test_built_in_strategies_are_registered_with_auto_first():

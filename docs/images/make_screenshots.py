@@ -32,6 +32,8 @@ SHOTS = {  # file -> hlavolamy gui arguments
     "cube-play.png": ["puzzles/rubik3.json", "--play", "R U R' U' F2 D", "--solved"],
     "cube-solve.png": ["puzzles/rubik3.json", "--side", "solve", "--scramble", "25", "--seed", "1", "--solve"],
     "cube-fields.png": ["puzzles/rubik4.json", "--tab", "fields"],
+    "jumble-play-blocked.png": ["puzzles/four-disks-45.json", "--play", "A"],
+    "jumble-gears57.png": ["puzzles/gears57.json", "--scramble", "6", "--seed", "3", "--solved"],
 }
 
 
@@ -82,62 +84,99 @@ def make_and_shoot(name: str, make: list[str], args: list[str]) -> None:
         shoot(name, [puzzle, *args])
 
 
-def design_walkthrough() -> None:
-    """New → Circles (empty) → two turning circles → quarter turns → Complete cuts → first colours."""
-    from PyQt6.QtCore import QEvent, QPoint, QSettings, Qt
-    from PyQt6.QtTest import QTest
+class _Walk:
+    """The real main window with a fresh circles design, driven by mouse gestures as a person makes them."""
 
-    from hlavolamy.gui.app import application
-    from hlavolamy.gui.window import MainWindow
-    from hlavolamy.plugins.manager import get_plugin_host
+    def __init__(self) -> None:
+        from PyQt6.QtCore import QSettings
 
-    app = application()
-    window = MainWindow(QSettings(str(HERE / ".screenshots.ini"), QSettings.Format.IniFormat))
-    window.resize(1200, 800)
-    window.show()
-    window.document.new_design(get_plugin_host().geometry("circles"))
-    window.tabs.setCurrentWidget(window.fields_tab)
+        from hlavolamy.gui.app import application
+        from hlavolamy.gui.window import MainWindow
+        from hlavolamy.plugins.manager import get_plugin_host
 
-    def at(panel, x: float, y: float) -> QPoint:
+        self.app = application()
+        self.window = MainWindow(QSettings(str(HERE / ".screenshots.ini"), QSettings.Format.IniFormat))
+        self.window.resize(1200, 800)
+        self.window.show()
+        self.window.document.new_design(get_plugin_host().geometry("circles"))
+        self.window.tabs.setCurrentWidget(self.window.fields_tab)
+
+    def at(self, panel, x: float, y: float):
         panel.canvas.grab()
         return panel.canvas.designer.frame.to_widget(x, y).toPoint()
 
-    def gesture(panel, tool: str, start: tuple[float, float], end: tuple[float, float] | None = None) -> None:
+    def gesture(self, panel, tool: str, start: tuple[float, float], end: tuple[float, float] | None = None) -> None:
+        from PyQt6.QtCore import QEvent, Qt
+        from PyQt6.QtTest import QTest
+
         panel.select_tool(tool)
-        QTest.mousePress(panel.canvas, Qt.MouseButton.LeftButton, pos=at(panel, *start))
-        QTest.mouseMove(panel.canvas, at(panel, *(end or start)))
-        QTest.mouseRelease(panel.canvas, Qt.MouseButton.LeftButton, pos=at(panel, *(end or start)))
-        app.sendEvent(panel.canvas, QEvent(QEvent.Type.Leave))  # the mouse leaves: no hover highlight
+        QTest.mousePress(panel.canvas, Qt.MouseButton.LeftButton, pos=self.at(panel, *start))
+        QTest.mouseMove(panel.canvas, self.at(panel, *(end or start)))
+        QTest.mouseRelease(panel.canvas, Qt.MouseButton.LeftButton, pos=self.at(panel, *(end or start)))
+        self.app.sendEvent(panel.canvas, QEvent(QEvent.Type.Leave))  # the mouse leaves: no hover highlight
 
-    def save(name: str) -> None:
-        app.processEvents()
-        window.grab().save(str(HERE / name))
+    def save(self, name: str) -> None:
+        self.app.processEvents()
+        self.window.grab().save(str(HERE / name))
 
+    def close(self) -> None:
+        self.window.document.undo_stack.setClean()
+        self.window.close()
+        (HERE / ".screenshots.ini").unlink(missing_ok=True)
+
+
+def design_walkthrough() -> None:
+    """New → Circles (empty) → two turning circles → quarter turns → Complete cuts → first colours."""
+    walk = _Walk()
+    window = walk.window
     fields = window.fields_tab.design
-    gesture(fields, "turn", (0, 0), (4, 0))
-    gesture(fields, "turn", (4, 0), (8, 0))
-    save("design-1-circles.png")
+    walk.gesture(fields, "turn", (0, 0), (4, 0))
+    walk.gesture(fields, "turn", (4, 0), (8, 0))
+    walk.save("design-1-circles.png")
 
     moves = window.moves_tab
     window.tabs.setCurrentWidget(moves)
     for inside in ((-2, 0), (6, 0)):
-        gesture(moves.design, "pick-circle", inside)
+        walk.gesture(moves.design, "pick-circle", inside)
         moves.steps.setValue(4)
         moves.apply_circle_move()
     window.tabs.setCurrentWidget(window.fields_tab)
     fields.select_tool("complete")  # an instant tool: the button itself adds the cuts
-    save("design-2-cuts.png")
+    walk.save("design-2-cuts.png")
 
     colouring = window.colouring_tab
     window.tabs.setCurrentWidget(colouring)
     colouring.palette_list.setCurrentRow(list(colouring.palette).index("white"))
-    gesture(colouring.design, "paint", (2, 0.5))
+    walk.gesture(colouring.design, "paint", (2, 0.5))
     colouring.palette_list.setCurrentRow(list(colouring.palette).index("red"))
-    gesture(colouring.design, "paint", (-3.5, 0))
-    save("design-3-paint.png")
-    window.document.undo_stack.setClean()
-    window.close()
-    (HERE / ".screenshots.ini").unlink(missing_ok=True)
+    walk.gesture(colouring.design, "paint", (-3.5, 0))
+    walk.save("design-3-paint.png")
+    walk.close()
+
+
+def jumble_walkthrough() -> None:
+    """Two turning circles of radius 3, four apart: at 72° the jumbling closure closes; at 30° it does not."""
+    walk = _Walk()
+    window = walk.window
+
+    def angle(text: str) -> None:
+        moves = window.moves_tab
+        window.tabs.setCurrentWidget(moves)
+        for inside in ((-2, 0), (6, 0)):
+            walk.gesture(moves.design, "pick-circle", inside)
+            moves.angle.setText(text)
+            moves.apply_circle_move()
+        window.tabs.setCurrentWidget(window.fields_tab)
+
+    fields = window.fields_tab.design
+    walk.gesture(fields, "turn", (0, 0), (3, 0))
+    walk.gesture(fields, "turn", (4, 0), (7, 0))
+    angle("72")
+    fields.select_tool("jumble")  # an instant tool: off -> every turn cuts
+    walk.save("jumble-design-closes.png")
+    angle("360/12")
+    walk.save("jumble-fractal.png")
+    walk.close()
 
 
 if __name__ == "__main__":
@@ -150,3 +189,5 @@ if __name__ == "__main__":
             make_and_shoot(file, make, arguments)
     if not only or "design" in only:
         design_walkthrough()
+    if not only or "jumble" in only:
+        jumble_walkthrough()

@@ -1,7 +1,7 @@
 """Structure analysis of a puzzle from its move permutations alone.
 
 :func:`analyse` runs everything once per puzzle and caches it in
-``puzzle.cache["analysis"]``: orbits (:mod:`.orbits`), minimal blocks and
+``analysis_cache(puzzle).analysis`` (:mod:`.memo`): orbits (:mod:`.orbits`), minimal blocks and
 pieces with orientation (:mod:`.blocks`), parities and twist laws
 (:mod:`.invariants`), the group order (:mod:`.membership`) and, when asked,
 the 3-cycle library (:mod:`.commutators`). The GUI, the CLI and the solver
@@ -19,6 +19,7 @@ import numpy as np
 from hlavolamy.analysis.blocks import PieceStructure, pieces
 from hlavolamy.analysis.invariants import Invariants, invariants
 from hlavolamy.analysis.membership import GroupOrder, group_order
+from hlavolamy.analysis.memo import analysis_cache
 from hlavolamy.analysis.orbits import format_cells, move_matrix
 from hlavolamy.analysis.unionfind import merge_pairs
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
@@ -144,7 +145,7 @@ def _three_cycles(puzzle: Puzzle, cancel: CancelToken | None) -> list[dict[str, 
 def analyse(puzzle: Puzzle, *, three_cycles: bool = True, progress: ProgressCallback | None = None,
             cancel: CancelToken | None = None) -> Analysis:
     """Analyse ``puzzle`` (cached; a cached result without 3-cycles is extended when they are asked for)."""
-    cached: Analysis | None = puzzle.cache.get("analysis")
+    cached: Analysis | None = analysis_cache(puzzle).analysis
     if cached is not None and (cached.three_cycles is not None or not three_cycles):
         return cached
     if cached is None:
@@ -157,21 +158,19 @@ def analyse(puzzle: Puzzle, *, three_cycles: bool = True, progress: ProgressCall
         report(progress, 0.4, "group order")
         order = group_order(puzzle, progress=lambda f, m: report(progress, 0.4 + 0.3 * f, m), cancel=cancel)
         cached = Analysis(puzzle.name, puzzle.n_cells, _move_info(puzzle), structure, inv, order, None)
-        puzzle.cache["analysis"] = cached
+        analysis_cache(puzzle).analysis = cached
     if three_cycles:
         report(progress, 0.7, "3-cycles")
         library = _three_cycles(puzzle, cancel)
         cached = Analysis(cached.name, cached.n_cells, cached.moves, cached.structure, cached.invariants,
                           cached.order, library)
-        puzzle.cache["analysis"] = cached
+        analysis_cache(puzzle).analysis = cached
     report(progress, 1.0, "done")
     return cached
 
 
 _COSTLY_PARTS = ("analysis.pieces", "analysis.invariants", "analysis.order")
 """Memoised parts a solve computes on its way; with all of them cached, :func:`analyse` takes milliseconds."""
-_LIBRARY_PARTS = ("analysis.commutators.complete", "analysis.commutators")
-"""Where :mod:`~hlavolamy.analysis.commutators` keeps its macro search (the 3-cycle library filters it)."""
 
 
 def cached_analysis(puzzle: Puzzle) -> Analysis | None:
@@ -179,9 +178,10 @@ def cached_analysis(puzzle: Puzzle) -> Analysis | None:
 
     Never computes anything costly, so a GUI thread may call it.
     """
-    if "analysis" not in puzzle.cache and not all(key in puzzle.cache for key in _COSTLY_PARTS):
+    cache = analysis_cache(puzzle)
+    if cache.analysis is None and not all(key in cache.memo for key in _COSTLY_PARTS):
         return None
-    return analyse(puzzle, three_cycles=any(key in puzzle.cache for key in _LIBRARY_PARTS))
+    return analyse(puzzle, three_cycles=cache.library is not None or cache.complete_library is not None)
 
 
 def _check(cancel: CancelToken | None) -> None:

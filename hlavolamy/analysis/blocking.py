@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from hlavolamy.analysis.memo import analysis_cache
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
@@ -278,12 +279,11 @@ class ShapeGraph:
 def shape_graph(puzzle: Puzzle, *, max_shapes: int = MAX_SHAPES, cancel: CancelToken | None = None,
                 progress: ProgressCallback | None = None) -> ShapeGraph:
     """The shape graph rooted at the solved shape, cached on the puzzle."""
-    key = "blocking.shape_graph"
-    graph = puzzle.cache.get(key)
+    graph = analysis_cache(puzzle).shape_graph
     if graph is None or (not graph.complete and graph.max_shapes < max_shapes):
         space = ShapeSpace(puzzle)
         graph = ShapeGraph(space, space.home, max_shapes=max_shapes, cancel=cancel, progress=progress)
-        puzzle.cache[key] = graph
+        analysis_cache(puzzle).shape_graph = graph
     return graph
 
 
@@ -374,9 +374,8 @@ def stabiliser(puzzle: Puzzle, *, keep: int = 36, max_shapes: int = MAX_SHAPES, 
     with sympy's membership test and added when it enlarges the group, so the
     set provably generates all of ``H``.
     """
-    key = "blocking.stabiliser"
-    if key in puzzle.cache:
-        return puzzle.cache[key]
+    if analysis_cache(puzzle).stabiliser is not None:
+        return analysis_cache(puzzle).stabiliser
     graph = shape_graph(puzzle, max_shapes=max_shapes, cancel=cancel, progress=progress)
     candidates = schreier_candidates(graph, cancel=cancel)
     short = home_words(puzzle, graph.space, max_states=max_states, cancel=cancel)
@@ -392,17 +391,17 @@ def stabiliser(puzzle: Puzzle, *, keep: int = 36, max_shapes: int = MAX_SHAPES, 
         kept.extend(macro_of(graph, s, j) for _, s, j, _ in rest)
         complete = complete and len(candidates) <= MAX_UNCHECKED_GENERATORS
     result = Stabiliser(kept, order, complete, group)
-    puzzle.cache[key] = result
+    analysis_cache(puzzle).stabiliser = result
     return result
 
 
 def near_solved(puzzle: Puzzle, *, max_states: int = MACRO_STATES,
                 cancel: CancelToken | None = None) -> dict[bytes, tuple[bytes, int]]:
     """The positions nearest to solved (a bounded breadth-first search), cached: macros and solution tails."""
-    key = "blocking.near_solved"
-    if key not in puzzle.cache:
-        puzzle.cache[key] = breadth_first(puzzle, max_states=max_states, cancel=cancel)[0]
-    return puzzle.cache[key]
+    cache = analysis_cache(puzzle)
+    if cache.near_solved is None:
+        cache.near_solved = breadth_first(puzzle, max_states=max_states, cancel=cancel)[0]
+    return cache.near_solved
 
 
 def home_words(puzzle: Puzzle, space: ShapeSpace, *, max_states: int = MACRO_STATES,
@@ -489,9 +488,14 @@ class BlockingReport:
     reachable_method: str
     fused_reach: list[FusedReach]
     notes: list[str] = field(default_factory=list)
+    blocked_in_shapes: dict[str, int] = field(default_factory=dict)
+    """Per move, in how many of the explored shapes it is blocked (a jumbling puzzle's "where")."""
+    n_pieces: int | None = None
+    """Physical pieces: the fused sets plus the cells in none."""
 
     def report(self) -> str:
-        lines = [f"Blocking analysis of {self.puzzle_name or 'the puzzle'}: {len(self.fused_sets)} fused sets"]
+        pieces = "" if self.n_pieces is None else f" ({self.n_pieces} pieces with the single cells)"
+        lines = [f"Blocking analysis of {self.puzzle_name or 'the puzzle'}: {len(self.fused_sets)} fused sets{pieces}"]
         for k, cells in enumerate(self.fused_sets):
             lines.append(f"  fused set {k}: cells {list(cells)}")
         lines.append("Moves legal at the solved position: " + (", ".join(self.legal_at_solved) or "none"))
@@ -499,6 +503,8 @@ class BlockingReport:
             lines.append(f"  {move} is blocked: it would tear {', '.join(str(list(t)) for t in torn)}")
         more = "" if self.shapes_complete else " (exploration bound reached: at least this many)"
         lines.append(f"Shapes (where the fused sets are): {self.n_shapes}{more}; farthest {self.max_depth} steps from home")
+        if self.blocked_in_shapes:
+            lines.append("Blocked in shapes: " + ", ".join(f"{m} in {k} of {self.n_shapes}" for m, k in self.blocked_in_shapes.items()))
         order = "unknown" if self.stabiliser_order is None else str(self.stabiliser_order)
         lines.append(f"Legal home-to-home group: {self.stabiliser_generators} generators, order {order}")
         count = "unknown" if self.reachable is None else f"{self.reachable}"
@@ -517,6 +523,8 @@ class BlockingReport:
             "fused_sets": [list(c) for c in self.fused_sets],
             "shapes": {"count": self.n_shapes, "complete": self.shapes_complete, "max_depth": self.max_depth},
             "legal_at_solved": self.legal_at_solved,
+            "blocked_in_shapes": self.blocked_in_shapes,
+            "pieces": self.n_pieces,
             "blocked_at_solved": {m: [list(t) for t in torn] for m, torn in self.blocked_at_solved.items()},
             "stabiliser": {
                 "generators": self.stabiliser_generators,
@@ -569,7 +577,18 @@ def analyse_blocking(puzzle: Puzzle, *, max_states: int = MAX_STATES, max_shapes
         reachable_method=method,
         fused_reach=fused_reach(puzzle, graph, stab),
         notes=notes,
+        blocked_in_shapes=_blocked_in_shapes(graph),
+        n_pieces=puzzle.n_cells - sum(len(b) for b in puzzle.blockings) + len(puzzle.blockings),
     )
+
+
+def _blocked_in_shapes(graph: ShapeGraph) -> dict[str, int]:
+    """Per move, the explored shapes where its forward step is blocked (a legal move is legal in both directions)."""
+    out: dict[str, int] = {}
+    for j, turn in enumerate(graph.space.steps):
+        if turn.power > 0:
+            out[turn.move] = int(np.count_nonzero(graph.next[:, j] == -1))
+    return out
 
 
 def fused_reach(puzzle: Puzzle, graph: ShapeGraph, stab: Stabiliser) -> list[FusedReach]:

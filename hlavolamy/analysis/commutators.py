@@ -28,7 +28,7 @@ import numpy as np
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
 from hlavolamy.analysis.independent import Word, cell_groups, independent_moves, short_words
-from hlavolamy.analysis.memo import from_disk, moves_key, to_disk
+from hlavolamy.analysis.memo import AnalysisCache, analysis_cache, from_disk, moves_key, to_disk
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
@@ -120,7 +120,7 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
         result = pool.kept()
     names = ["analysis.commutators"] + (["analysis.commutators.complete"] if searched_all else [])
     for key in names:
-        puzzle.cache[key] = result
+        _hold(analysis_cache(puzzle), key, result)
         remember_recent(_BY_MOVES, moves_key(puzzle) + key, result)
     to_disk(puzzle, names[-1], result)  # a complete library also answers for the budgeted one
     report(progress, 1.0, f"{len(result)} macros")
@@ -129,20 +129,34 @@ def small_support_macros(puzzle: Puzzle, *, time_budget: float = 20.0, cancel: C
 
 def _cached_library(puzzle: Puzzle, keys: list[str]) -> list[Macro] | None:
     """The first library stored under ``keys`` on the puzzle, for its moves in this process, or on disk."""
+    cache = analysis_cache(puzzle)
     for key in keys:
-        if key in puzzle.cache:
-            return puzzle.cache[key]
+        held = cache.complete_library if key == _COMPLETE else cache.library
+        if held is not None:
+            return held
         shared = _BY_MOVES.get(moves_key(puzzle) + key)
         if shared is not None:
-            puzzle.cache[key] = shared
+            _hold(cache, key, shared)
             return shared
     for key in keys:
         stored = from_disk(puzzle, key, allowed=(Macro, Turn), expect=list)
         if stored is not None:
-            puzzle.cache[key] = stored
+            _hold(cache, key, stored)
             remember_recent(_BY_MOVES, moves_key(puzzle) + key, stored)
             return stored
     return None
+
+
+_COMPLETE = "analysis.commutators.complete"
+"""The name (process-wide table, disk) of a library whose search covered every piece orbit."""
+
+
+def _hold(cache: AnalysisCache, key: str, library: list[Macro]) -> None:
+    """Keep ``library`` on the puzzle in the field its name ``key`` stands for."""
+    if key == _COMPLETE:
+        cache.complete_library = library
+    else:
+        cache.library = library
 
 
 _BY_MOVES: dict[str, list[Macro]] = {}

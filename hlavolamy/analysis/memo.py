@@ -3,8 +3,9 @@
 Orbits, pieces, invariants and the stabiliser chain depend on the moves
 only, not on the colours: the Santa 2023 cases build a new puzzle per case
 (its own target colours) over one set of moves, and must not redo a
-Schreier–Sims each. Results live in ``puzzle.cache`` and, keyed by a hash
-of the moves, in a small process-wide table. The solver's expensive tables
+Schreier–Sims each. Results live in the puzzle's :class:`AnalysisCache`
+(``analysis_cache(puzzle).memo``) and, keyed by a hash of the moves, in a
+small process-wide table. The solver's expensive tables
 also go to the disk cache (:mod:`hlavolamy.core.diskcache`) under the same
 hash, so new processes and later runs load them instead of rebuilding.
 """
@@ -16,10 +17,16 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from hlavolamy.core import diskcache
 from hlavolamy.core.puzzle import Puzzle
+
+if TYPE_CHECKING:
+    from hlavolamy.analysis import Analysis
+    from hlavolamy.analysis.blocking import ShapeGraph, Stabiliser
+    from hlavolamy.analysis.commutators import Macro
 
 SHARED_LIMIT = 64
 """Most results kept across puzzles (least recently used dropped first)."""
@@ -30,21 +37,54 @@ _shared: OrderedDict[tuple[str, str], Any] = OrderedDict()
 _lock = threading.Lock()
 
 
+@dataclass
+class AnalysisCache:
+    """What the analysis layer computed for one puzzle (``analysis_cache(puzzle)``), a field per result.
+
+    Each field belongs to the module that fills it; None means not computed yet.
+    """
+
+    moves_key: str | None = None
+    """:func:`moves_key`."""
+    memo: dict[str, Any] = field(default_factory=dict)
+    """:func:`memo`'s results by their name: the ones shared by every puzzle with the same moves
+    (pieces, invariants, group order, stabiliser chain, and the solver's tables built through it)."""
+    analysis: Analysis | None = None
+    """The report of :func:`hlavolamy.analysis.analyse`."""
+    shape_graph: ShapeGraph | None = None
+    """:func:`hlavolamy.analysis.blocking.shape_graph`."""
+    stabiliser: Stabiliser | None = None
+    """:func:`hlavolamy.analysis.blocking.stabiliser`."""
+    near_solved: dict[bytes, tuple[bytes, int]] | None = None
+    """:func:`hlavolamy.analysis.blocking.near_solved`."""
+    library: list[Macro] | None = None
+    """The macro library of :mod:`hlavolamy.analysis.commutators` (within its budget)."""
+    complete_library: list[Macro] | None = None
+    """The same when the search covered every piece orbit (it also answers for :attr:`library`)."""
+
+
+def analysis_cache(puzzle: Puzzle) -> AnalysisCache:
+    """The analysis layer's cache on ``puzzle`` (made empty on first use)."""
+    return puzzle.layer_cache(AnalysisCache)
+
+
 def moves_key(puzzle: Puzzle) -> str:
     """A hash of the move names and permutations."""
-    key = puzzle.cache.get("analysis.moves_key")
+    cache = analysis_cache(puzzle)
+    key = cache.moves_key
     if key is None:
         h = hashlib.sha1()
         for name, m in puzzle.moves.items():
             h.update(name.encode() + b"\0" + m.tobytes())
-        key = puzzle.cache["analysis.moves_key"] = h.hexdigest()
+        key = cache.moves_key = h.hexdigest()
     return key
 
 
 def memo(puzzle: Puzzle, name: str, compute: Callable[[], T]) -> T:
-    """``compute()`` once per set of moves; stored under ``name`` in ``puzzle.cache`` too."""
-    if name in puzzle.cache:
-        return puzzle.cache[name]
+    """``compute()`` once per set of moves; kept under ``name`` in ``analysis_cache(puzzle).memo`` too."""
+    held = analysis_cache(puzzle).memo
+    if name in held:
+        return held[name]
     key = (moves_key(puzzle), name)
     with _lock:
         found = key in _shared
@@ -57,7 +97,7 @@ def memo(puzzle: Puzzle, name: str, compute: Callable[[], T]) -> T:
             _shared[key] = value
             while len(_shared) > SHARED_LIMIT:
                 _shared.popitem(last=False)
-    puzzle.cache[name] = value
+    held[name] = value
     return value
 
 
@@ -91,7 +131,7 @@ def on_disk(puzzle: Puzzle, name: str, compute: Callable[[], T], *, allowed: Ite
 
 
 def forget_shared() -> None:
-    """Empty the process-wide table, and use no disk entry written before now (``puzzle.cache`` is untouched).
+    """Empty the process-wide table, and use no disk entry written before now (the puzzles' own caches are untouched).
 
     For tests that change limits and for timing from scratch: results
     computed earlier, perhaps under other limits, must not come back.

@@ -136,3 +136,10 @@ def _labels_text(labels: list[str]) -> str:
     if all(label and not any(ch.isspace() or ch in '"[],' for ch in label) for label in labels):
         return " ".join(labels)
     return json.dumps(labels, ensure_ascii=False)
+
+
+def load_plugins() -> None:
+    """Load the plugins now, for a command whose options list the strategies or formats they may add."""
+    from hlavolamy.plugins.manager import get_plugin_host
+
+    get_plugin_host()

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 
 from hlavolamy import formats
-from hlavolamy.cli.common import add_puzzle_argument, load_puzzle_arg
+from hlavolamy.cli.common import add_puzzle_argument, load_plugins, load_puzzle_arg
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    load_plugins()  # a plugin's formats are valid FORMATs
     names = [f.name for f in formats.FORMATS.values() if f.can_export]
     parser = subparsers.add_parser(
         "export",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from hlavolamy import formats
+from hlavolamy.cli.common import load_plugins
 from hlavolamy.core.fileformat import save_puzzle
 
 
@@ -18,6 +19,7 @@ def option_flag(option: formats.Option) -> str:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    load_plugins()  # a plugin's formats are valid FORMATs
     parser = subparsers.add_parser(
         "import",
         help="make a puzzle file from a KPuzzle, ksolve/twsearch, GAP, Santa or SiGN file",

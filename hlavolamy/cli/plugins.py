@@ -16,8 +16,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "plugins",
         help="list the geometry plugins found, and those that failed with the reason",
-        description="List the geometry plugins: where each came from, the geometries it provides, "
-        "and every plugin that was skipped with the reason. Also shows the folders searched.",
+        description="List the plugins: where each came from, the geometries, strategies and formats it provides, "
+        "and every plugin (or record) that was skipped with the reason; then every solving strategy and file "
+        "format with the plugin that provides it (the built-in ones too). Also shows the folders searched.",
     )
     parser.set_defaults(func=run)
 
@@ -26,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     host = get_plugin_host()
     print("plugins:" if host.plugins else "plugins: none loaded")
     for plugin in host.plugins:
-        provides = ", ".join(plugin.geometries) or "no geometry"
+        provides = ", ".join(plugin.geometries + plugin.strategies + plugin.formats) or "no geometry"
         print(f"  {plugin.name}: {provides}{_slow(host.load_seconds(plugin.name))}")
         print(f"      from {plugin.source}")
     if host.failures:
@@ -43,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
         for plugin in host.disabled:
             print(f"  {plugin.name}")
             print(f"      from {plugin.source}")
+    _records()
     print("folders searched (first wins), then entry points in group hlavolamy.plugins:")
     for folder in default_folders():
         print(f"  {folder}{'' if folder.is_dir() else '  (absent)'}")
@@ -51,3 +53,23 @@ def run(args: argparse.Namespace) -> int:
 
 def _slow(seconds: float | None) -> str:
     return "" if seconds is None else f"  (slow: {seconds:.1f} s to load)"
+
+
+def _records() -> None:
+    """Every strategy, pass and format with the plugin that provides it (the built-in ones say so)."""
+    from hlavolamy import formats
+    from hlavolamy.solve import registry
+
+    print("strategies:")
+    for name in registry.names():
+        print(f"  {name}  ({_from(registry.provider(name), registry.BUILTIN)}): {registry.strategy(name).summary}")
+    print("shortening passes: " + ", ".join(
+        f"{p.name} ({_from(registry.provider(p.name, 'pass'), registry.BUILTIN)})" for p in registry.passes()))
+    print("formats:")
+    for fmt in formats.FORMATS.values():
+        ways = "/".join(w for w, able in (("import", fmt.can_import), ("export", fmt.can_export)) if able)
+        print(f"  {fmt.name}  ({_from(formats.provider(fmt.name), formats.BUILTIN)}, {ways}): {fmt.description}")
+
+
+def _from(source: str, builtin: str) -> str:
+    return "built-in" if source == builtin else f"plugin {source}"

@@ -13,7 +13,8 @@ import time
 from typing import IO
 
 from hlavolamy.cli.common import (
-    add_puzzle_argument, check_time_limit, check_wildcards, load_puzzle_arg, parse_colours_json, parse_state_json,
+    add_puzzle_argument, check_time_limit, check_wildcards, load_plugins, load_puzzle_arg, parse_colours_json,
+    parse_state_json,
 )
 from hlavolamy.core.limits import MAX_SCRAMBLE
 from hlavolamy.core.progress import CancelToken
@@ -62,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("--state", metavar="JSON", help="exact position: a permutation list, or @file")
     source.add_argument("--colours", metavar="JSON", help="position by colours: one label per cell, or @file")
     parser.add_argument("--seed", type=int, default=0, help="seed of --scramble (default 0)")
+    load_plugins()  # a plugin's strategy is a valid --strategy
     parser.add_argument("--strategy", choices=names(), default="auto", help="solving strategy (default auto)")
     parser.add_argument("--mode", choices=MODES, default="whole", help="what to solve (default whole)")
     parser.add_argument("--orbit", type=int, help="orbit index for the orbit modes (see 'hlavolamy info')")

@@ -17,13 +17,36 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from hlavolamy.core import perm as P
 from hlavolamy.core.turns import Turn, reduce_power
 from hlavolamy.errors import HlavolamyError, PuzzleError, quoted
+
+T = TypeVar("T")
+
+
+@dataclass
+class CoreTables:
+    """What the core computes once per puzzle from its moves, each field filled on first use.
+
+    The layers above keep theirs in their own typed objects (:meth:`Puzzle.layer_cache`).
+    """
+
+    move_orders: dict[str, int] = field(default_factory=dict)
+    """Move -> its order (:meth:`Puzzle.move_order`)."""
+    move_powers: dict[tuple[str, int], np.ndarray] = field(default_factory=dict)
+    """(move, power modulo its order) -> the permutation (:meth:`Puzzle.turn_perm`)."""
+    fused: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+    """All fused cells, the blocking each belongs to, each blocking's size (:mod:`~hlavolamy.core.state`)."""
+    turned_masks: dict[str, np.ndarray] = field(default_factory=dict)
+    """Move -> boolean mask of the positions it turns (:mod:`~hlavolamy.core.state`)."""
+    scramble_commutes: dict[tuple[str, str], bool] = field(default_factory=dict)
+    """Pairs of moves -> whether they commute (:class:`~hlavolamy.core.scramble.Scrambler`)."""
+    scramble_powers: dict[str, list[int]] | None = None
+    """Move -> the powers a scramble plays (:class:`~hlavolamy.core.scramble.Scrambler`)."""
 
 
 @dataclass(frozen=True)
@@ -59,8 +82,9 @@ class Puzzle:
         plugin: PluginRecord | None = None,
         cell_data: Sequence[Mapping[str, Any]] | None = None,
     ):
-        self.cache: dict[str, Any] = {}
-        """Results computed from the moves (analysis, solver tables), keyed by their producer."""
+        self.tables = CoreTables()
+        """What the core computes from the moves (move orders and powers, blocking masks, scramble tables)."""
+        self._layer_caches: dict[type, object] = {}
         self.name = name
         self.description = description
         self.colours: tuple[str, ...] = tuple(str(c) for c in colours)
@@ -130,7 +154,7 @@ class Puzzle:
 
     def move_order(self, name: str) -> int:
         """Order of a generator (cached: hot in scrambles, costs and simplification)."""
-        orders = self.cache.setdefault("move_orders", {})
+        orders = self.tables.move_orders
         if name not in orders:
             orders[name] = P.order(self.move(name))
         return orders[name]
@@ -142,13 +166,32 @@ class Puzzle:
         except KeyError:
             raise PuzzleError(f"unknown move {quoted(name)}; the moves are {', '.join(self.moves)}") from None
 
+    def layer_cache(self, kind: type[T]) -> T:
+        """The object of class ``kind`` in which a layer keeps what it computed for this puzzle.
+
+        Made by ``kind()`` on first use and kept as long as the puzzle. Each
+        layer above the core owns one such typed object with a named field per
+        result (:class:`hlavolamy.analysis.memo.AnalysisCache`,
+        :class:`hlavolamy.solve.caches.SolveCache`, the GUI's play cache), so
+        the core never needs to know their types.
+        """
+        found = self._layer_caches.get(kind)
+        if found is None:
+            found = self._layer_caches.setdefault(kind, kind())
+        return found  # type: ignore[return-value]
+
+    def forget_tables(self) -> None:
+        """Drop everything computed for this puzzle (the core's tables and every layer's cache)."""
+        self.tables = CoreTables()
+        self._layer_caches = {}
+
     # -- sequences -----------------------------------------------------------
     def turn_perm(self, turn: Turn) -> P.Perm:
         """The permutation of one turn; powers are cached by their residue modulo the move's order."""
         k = turn.power % self.move_order(turn.move)
         if k == 1:
             return self.moves[turn.move]
-        powers = self.cache.setdefault("move_powers", {})
+        powers = self.tables.move_powers
         key = (turn.move, k)
         if key not in powers:
             powers[key] = P.power(self.moves[turn.move], k)

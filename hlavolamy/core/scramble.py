@@ -74,10 +74,10 @@ class _Scrambler:
         self.puzzle = puzzle
         self.rng = rng
         self.cancel = cancel
-        self.commutes: dict[tuple[str, str], bool] = puzzle.cache.setdefault("scramble.commutes", {})
-        self.powers: dict[str, list[int]] = puzzle.cache.get("scramble.powers") or puzzle.cache.setdefault(
-            "scramble.powers", {m: shortest_powers(puzzle.move_order(m)) for m in puzzle.moves}
-        )
+        self.commutes: dict[tuple[str, str], bool] = puzzle.tables.scramble_commutes
+        if puzzle.tables.scramble_powers is None:
+            puzzle.tables.scramble_powers = {m: shortest_powers(puzzle.move_order(m)) for m in puzzle.moves}
+        self.powers: dict[str, list[int]] = puzzle.tables.scramble_powers
         self.turnable = [m for m in puzzle.moves if self.powers[m]]
         """Moves that change something; an identity move would only waste a turn."""
         self.last: dict[str, int] = {}

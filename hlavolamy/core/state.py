@@ -97,17 +97,16 @@ def fused_sets_torn(puzzle: Puzzle, perm: np.ndarray, move: str) -> list[frozens
 
 def _fused_tables(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """All fused cells, the blocking each belongs to, and each blocking's size (cached on the puzzle)."""
-    key = "state.fused_tables"
-    if key not in puzzle.cache:
+    if puzzle.tables.fused is None:
         sizes = np.array([len(b) for b in puzzle.blockings], dtype=np.int64)
         cells = np.array([c for b in puzzle.blockings for c in sorted(b)], dtype=np.int64)
-        puzzle.cache[key] = (cells, np.repeat(np.arange(sizes.size), sizes), sizes)
-    return puzzle.cache[key]
+        puzzle.tables.fused = (cells, np.repeat(np.arange(sizes.size), sizes), sizes)
+    return puzzle.tables.fused
 
 
 def _turned_mask(puzzle: Puzzle, move: str) -> np.ndarray:
     """Positions the move turns, as a boolean mask (cached per move on the puzzle)."""
-    masks: dict[str, np.ndarray] = puzzle.cache.setdefault("state.turned_masks", {})
+    masks = puzzle.tables.turned_masks
     if move not in masks:
         mask = np.zeros(puzzle.n_cells, dtype=bool)
         mask[list(puzzle.turned_part(move))] = True

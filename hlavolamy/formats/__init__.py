@@ -17,6 +17,11 @@ API (everything a File -> Import/Export menu needs)::
 Every failure is a :class:`~hlavolamy.errors.HlavolamyError` whose message
 names the file and the line or JSON path. ``docs/formats.md`` says what maps
 to what and what is lost.
+
+Formats are records a plugin returns from its ``hlavolamy_formats`` hook; the
+built-in ones too (:mod:`~hlavolamy.formats.builtin`, loaded here first, so they
+keep their names). The plugin host adds each plugin's with :func:`add_plugin`;
+:func:`provider` says which plugin gave a format (``docs/plugins.md``).
 """
 
 from __future__ import annotations
@@ -27,8 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pluggy
+
 from hlavolamy.core.fileformat import PuzzleFile
 from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.records import Records, Rejected
 from hlavolamy.errors import FileFormatError, quoted
 
 
@@ -43,13 +51,14 @@ class Option:
 
 @dataclass(frozen=True)
 class Format:
-    """One interchange format. ``load``/``dump`` name ``module:function`` (imported on first use)."""
+    """One interchange format. ``load``/``dump`` are functions, or name one as ``module:function``
+    (imported on first use; a bare module name is one of this package)."""
 
     name: str
     description: str
     suffixes: tuple[str, ...]
-    load: str | None
-    dump: str | None
+    load: str | Callable[..., Any] | None
+    dump: str | Callable[..., Any] | None
     options: tuple[Option, ...] = ()
     whole_file: bool = False
     """``dump`` takes the whole :class:`PuzzleFile` (it writes the history), not just the puzzle."""
@@ -63,30 +72,58 @@ class Format:
         return self.dump is not None
 
 
-_ROTATIONS = Option("rotations", "also read whole-puzzle rotations (x, y, z, Uv...) as moves", bool)
+hookimpl = pluggy.HookimplMarker("hlavolamy")
+"""Marks a plugin's ``hlavolamy_formats`` (the same project as :data:`hlavolamy.plugins.hookimpl`)."""
+BUILTIN = "hlavolamy.formats.builtin"
+"""The module of the built-in formats, a plugin like any other."""
 
-FORMATS: dict[str, Format] = {
-    f.name: f
-    for f in (
-        Format("kpuzzle", "cubing.js KPuzzle definition (JSON): orbits of pieces with orientation",
-               (".kpuzzle.json", ".kpuzzle"), "kpuzzle:load", "kpuzzle:dump", (_ROTATIONS,)),
-        Format("ksolve", "ksolve / twsearch puzzle definition (Set, Solved, Move blocks)",
-               (".tws", ".def", ".ksolve"), "ksolve:load", "ksolve:dump", (_ROTATIONS,)),
-        Format("gap", "GAP permutation group: generators in cycle notation", (".g", ".gap"), "gap:load", "gap:dump"),
-        Format("santa-info", "Santa 2023 puzzle_info.csv: one puzzle type's moves", (), "santacsv:load_info",
-               "santacsv:dump_info",
-               (Option("type", "puzzle type, e.g. cube_3/3/3 (needed when the file has several)"),
-                Option("puzzles", "puzzles.csv to take the solved colours from", "path"))),
-        Format("santa", "Santa 2023 case from puzzles.csv (import); the solution as a submission.csv row (export)",
-               (), "santacsv:load_case", "santacsv:dump_submission",
-               (Option("id", "the case's id"), Option("info", "the puzzle_info.csv with its moves", "path")),
-               whole_file=True),
-        Format("sign", "a move sequence in SiGN cube notation (R U' Rw 2R x) for a cube puzzle",
-               (".sign", ".txt"), "sign:load_file", "sign:dump_file",
-               (Option("puzzle", "the cube puzzle file the sequence is played on", "path"),), whole_file=True),
-    )
-}
-"""Every format by name, in menu order."""
+
+def _check(record: Format) -> str | None:
+    """What is wrong with a format beyond its type and name, or None."""
+    if record.load is None and record.dump is None:
+        return f"format {record.name!r} can neither import nor export (load and dump are both None)"
+    for role in ("load", "dump"):
+        spec = getattr(record, role)
+        if spec is not None and not callable(spec) and not (isinstance(spec, str) and spec.count(":") == 1):
+            return f"format {record.name!r}: {role} must be a function or 'module:function', not {spec!r:.80}"
+    if not isinstance(record.suffixes, tuple) or not all(isinstance(x, str) for x in record.suffixes):
+        return f"format {record.name!r}: suffixes must be a tuple of strings"
+    if not isinstance(record.options, tuple) or not all(isinstance(o, Option) for o in record.options):
+        return f"format {record.name!r}: options must be a tuple of Option"
+    for option in record.options:
+        if option.name in ("name", "path"):
+            return f"format {record.name!r}: option name {option.name!r} is taken by import_file itself"
+    return None
+
+
+_FORMATS = Records("format", "hlavolamy_formats", Format, _check)
+FORMATS: dict[str, Format] = _FORMATS.records
+"""Every format by name, in menu order: the built-in ones (:mod:`~hlavolamy.formats.builtin`), then plugins'."""
+
+
+def add_plugin(plugin: object, name: str, source: str) -> list[Rejected]:
+    """Register the formats ``plugin.hlavolamy_formats()`` returns; what was refused comes back (never raises).
+
+    A name already taken is refused (the first format keeps it); formats of an
+    earlier plugin of the same ``name`` (a reload) are dropped first.
+    """
+    return _FORMATS.add_plugin(plugin, name, source)
+
+
+def forget_plugins() -> None:
+    """Drop every plugin's formats but the built-in ones (a new plugin host starts from these)."""
+    for owner in set(_FORMATS.owners.values()) - {BUILTIN}:
+        _FORMATS.forget_plugin(owner)
+
+
+def provider(name: str) -> str:
+    """The plugin that provided the format ``name``."""
+    return _FORMATS.provider(name)
+
+
+def rejected() -> tuple[Rejected, ...]:
+    """Every format refused so far (name clashes, hooks that raised or returned something else)."""
+    return tuple(_FORMATS.rejected)
 
 
 def get(name: str) -> Format:
@@ -104,9 +141,12 @@ def guess(path: str | Path) -> Format | None:
     return max(matches, key=lambda m: m[0])[1] if matches else None
 
 
-def _function(spec: str) -> Callable[..., Any]:
+def _function(spec: str | Callable[..., Any]) -> Callable[..., Any]:
+    """A plugin's function as it is; ``"module:function"`` imported (a bare module name is one of this package)."""
+    if callable(spec):
+        return spec
     module, function = spec.split(":")
-    return getattr(importlib.import_module(f"hlavolamy.formats.{module}"), function)
+    return getattr(importlib.import_module(module if "." in module else f"hlavolamy.formats.{module}"), function)
 
 
 def _check_options(fmt: Format, options: dict[str, Any]) -> None:
@@ -143,4 +183,8 @@ def export_file(name: str, source: PuzzleFile | Puzzle, path: str | Path) -> Non
         raise FileFormatError(f"cannot write: {exc.strerror or exc}", str(path)) from None
 
 
-__all__ = ["FORMATS", "Format", "Option", "export_file", "get", "guess", "import_file"]
+for _refused in add_plugin(importlib.import_module(BUILTIN), BUILTIN, "built-in"):
+    raise ImportError(f"built-in formats: {_refused.error}")
+
+__all__ = ["FORMATS", "Format", "Option", "Rejected", "add_plugin", "export_file", "forget_plugins",
+           "get", "guess", "hookimpl", "import_file", "provider", "rejected"]

@@ -62,6 +62,11 @@ def run(puzzle: str | None = None, *, screenshot: str | None = None, staging: St
     """
     if screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from hlavolamy.gui.preflight import window_problem
+
+    problem = window_problem()  # before Qt: its own failure is an abort after many lines
+    if problem:
+        raise HlavolamyError(problem)
     from PyQt6.QtCore import QSettings
 
     app = application()

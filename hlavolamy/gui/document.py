@@ -9,6 +9,7 @@ values shared between snapshots, so undo simply restores the earlier ones.
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -24,6 +25,17 @@ from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import FileFormatError, HlavolamyError, PuzzleError
 from hlavolamy.plugins.hookspecs import Designer, Geometry, View
+
+SHIPPED_PUZZLES = Path(__file__).resolve().parents[2] / "puzzles"
+"""The repository's own puzzles: they open read-only, so a scrambled position never overwrites one."""
+
+
+def is_read_only(path: Path) -> bool:
+    """Saving over ``path`` is refused (Save becomes Save As): a shipped puzzle, or a file the user cannot write."""
+    resolved = path.resolve()
+    if resolved.is_relative_to(SHIPPED_PUZZLES.resolve()):
+        return True
+    return resolved.exists() and not os.access(resolved, os.W_OK)
 
 
 @dataclass(frozen=True)
@@ -106,6 +118,8 @@ class Document(QObject):
         self.extra: dict[str, Any] = {}
         """Top-level file keys this version does not know: kept from Open to Save, never edited."""
         self.snap = Snapshot(None, None)
+        self._saved = self.snap
+        """The snapshot the file holds (at open or the last save): what "changed" is measured against."""
 
     # -- read access -----------------------------------------------------
     @property
@@ -123,6 +137,19 @@ class Document(QObject):
     @property
     def modified(self) -> bool:
         return not self.undo_stack.isClean()
+
+    @property
+    def definition_modified(self) -> bool:
+        """The puzzle itself (cells, colours, moves, blockings, design) differs from the file's.
+
+        Turning, scrambling and solving change only the position: :attr:`modified` but not this.
+        """
+        return self.modified and (self.snap.puzzle is not self._saved.puzzle or self.snap.design != self._saved.design)
+
+    @property
+    def read_only(self) -> bool:
+        """Save must go to a new file (see :func:`is_read_only`)."""
+        return self.path is not None and is_read_only(self.path)
 
     def title(self) -> str:
         if self.path is not None:
@@ -150,7 +177,7 @@ class Document(QObject):
         if puzzle is not None and state is None:
             state = State.solved(puzzle)
         self.undo_stack.clear()
-        self.snap = Snapshot(puzzle, state, tuple(history), design, design_error)
+        self.snap = self._saved = Snapshot(puzzle, state, tuple(history), design, design_error)
         self.undo_stack.setClean()
         self.opened.emit()
         self.puzzle_changed.emit()
@@ -198,6 +225,7 @@ class Document(QObject):
         """Write the puzzle, position, history and the file's unknown keys atomically; marks the document saved."""
         save_puzzle(path, self.require_puzzle(), self.state, list(self.history), self.extra)
         self.path = Path(path)
+        self._saved = self.snap
         self.undo_stack.setClean()
         self.file_changed.emit()
 

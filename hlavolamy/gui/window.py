@@ -192,7 +192,8 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         self.setWindowModified(self.document.modified)
-        self.setWindowTitle(f"{self.document.title()}[*] — Hlavolamy")
+        read_only = " (read-only)" if self.document.read_only else ""
+        self.setWindowTitle(f"{self.document.title()}{read_only}[*] — Hlavolamy")
 
     def _tab_changed(self) -> None:
         self._update_move_actions()
@@ -275,13 +276,26 @@ class MainWindow(QMainWindow):
         """Ask before unsaved work is lost; False when the user cancels."""
         if not self.document.modified:
             return True
-        answer = QMessageBox.question(
-            self, "Unsaved changes", f"Save the changes to {self.document.title()}?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-        )
-        if answer == QMessageBox.StandardButton.Save:
+        buttons = QMessageBox.StandardButton
+        answer = QMessageBox.question(self, "Unsaved changes", self.unsaved_question(),
+                                      buttons.Save | buttons.Discard | buttons.Cancel, buttons.Cancel)
+        if answer == buttons.Save:
             return bool(self.guarded(self.save))
-        return answer == QMessageBox.StandardButton.Discard
+        return answer == buttons.Discard
+
+    def unsaved_question(self) -> str:
+        """What changed — the puzzle, or only its position — and where Save would write it.
+
+        Enter means Cancel (the default button): nothing is overwritten by a reflex.
+        """
+        document = self.document
+        name = document.title()
+        where = (f"{name} is read-only, so Save asks for a new file" if document.read_only else
+                 f"Save writes to {name}" if document.path is not None else "Save asks for a file name")
+        if document.definition_modified:
+            return f"The puzzle {name} was changed (its cells, colours, moves or design). {where}. Save the puzzle?"
+        return (f"Only the position of {name} changed (moves, a scramble or a solve); the puzzle itself is "
+                f"unchanged. {where}, with the position in it. Save the position?")
 
     def new_puzzle(self) -> None:
         if not self.maybe_save():
@@ -316,7 +330,7 @@ class MainWindow(QMainWindow):
         self.status(f"Opened {path}{missing}")
 
     def save(self) -> bool:
-        if self.document.path is None:
+        if self.document.path is None or self.document.read_only:
             return self.save_as()
         self.document.save(self.document.path)
         self._remember(self.document.path)
@@ -324,7 +338,12 @@ class MainWindow(QMainWindow):
         return True
 
     def save_as(self) -> bool:
-        start = str(self.document.path or Path(str(self.settings.value("last_dir", ""))) / f"{self.document.title()}.json")
+        path = self.document.path
+        folder = Path(str(self.settings.value("last_dir", "") or Path.home()))
+        if path is not None and self.document.read_only and folder.resolve() == path.resolve().parent:
+            folder = Path.home()  # not back into the shipped puzzles
+        start = str(path if path is not None and not self.document.read_only else
+                    folder / (path.name if path is not None else f"{self.document.title()}.json"))
         path, _ = QFileDialog.getSaveFileName(self, "Save puzzle", start, FILE_FILTER)
         if not path:
             return False
@@ -332,8 +351,8 @@ class MainWindow(QMainWindow):
             path = str(Path(path).with_suffix(".json"))
             if Path(path).exists() and QMessageBox.question(
                 self, "Replace file", f"{path} already exists. Replace it?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            ) != QMessageBox.StandardButton.Yes:
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
+            ) != QMessageBox.StandardButton.Yes:  # No is the default: Enter never overwrites
                 return False
         self.document.save(path)
         self._remember(Path(path))

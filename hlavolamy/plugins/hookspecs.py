@@ -13,6 +13,16 @@ A second, optional hook, :func:`hlavolamy_recognise`, lets a plugin claim a
 puzzle made elsewhere (an import): it proposes geometry data, the host
 checks the proposal against the puzzle's moves and attaches the record.
 
+Three more optional hooks add to the program's other registries, which
+register their built-in records through the very same hooks
+(:mod:`hlavolamy.solve.builtin`, :mod:`hlavolamy.formats.builtin`):
+:func:`hlavolamy_strategies` and :func:`hlavolamy_passes` return solver
+records (:class:`hlavolamy.solve.registry.Strategy`, ``Pass``),
+:func:`hlavolamy_formats` file formats
+(:class:`hlavolamy.formats.Format`). A name already taken is refused and the
+first record keeps it; a hook that raises or returns something else is
+skipped; both are listed by ``hlavolamy plugins``.
+
 See ``docs/plugins.md`` for a worked example.
 """
 
@@ -33,6 +43,8 @@ if TYPE_CHECKING:  # Qt types only for annotations: the core never imports Qt.
     from PyQt6.QtGui import QPainter
 
     from hlavolamy.core.state import State
+    from hlavolamy.formats import Format
+    from hlavolamy.solve.registry import Pass, Strategy
 
 PROJECT = "hlavolamy"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -226,4 +238,30 @@ def hlavolamy_recognise(puzzle: Puzzle) -> PluginRecord | Iterable[PluginRecord]
     keeps the first candidate whose :meth:`Geometry.moves` match the puzzle's
     moves up to names and inverses, so a wrong guess costs only the time to
     check it.
+    """
+
+
+@hookspec
+def hlavolamy_strategies() -> Iterable[Strategy]:
+    """Return solving strategies (:class:`hlavolamy.solve.registry.Strategy` records).
+
+    Optional. Each is offered by name to ``solve(strategy=...)``, ``hlavolamy
+    solve --strategy`` and the app; ``auto`` keeps racing the built-in ones.
+    Import the solver inside this function, not at the top of the plugin, so
+    commands that never solve do not import it.
+    """
+
+
+@hookspec
+def hlavolamy_passes() -> Iterable[Pass]:
+    """Return shortening passes (:class:`hlavolamy.solve.registry.Pass`), run after the built-in ones on every answer."""
+
+
+@hookspec
+def hlavolamy_formats() -> Iterable[Format]:
+    """Return file formats (:class:`hlavolamy.formats.Format`) for ``hlavolamy import``/``export`` and the app's menus.
+
+    Optional. A plugin's ``load``/``dump`` are functions (or ``"package.module:function"``
+    strings): ``load(path, **options)`` returns a :class:`~hlavolamy.core.fileformat.PuzzleFile`
+    or a :class:`~hlavolamy.core.puzzle.Puzzle`, ``dump(puzzle, path)`` writes one.
     """

@@ -114,11 +114,15 @@ class PluginFailure:
 
 @dataclass(frozen=True)
 class LoadedPlugin:
-    """A plugin that loaded, where it came from and the geometries it provides."""
+    """A plugin that loaded, where it came from and what it provides."""
 
     name: str
     source: str
     geometries: tuple[str, ...]
+    strategies: tuple[str, ...] = ()
+    """Solving strategies (and shortening passes, as ``pass NAME``) it added to :mod:`hlavolamy.solve.registry`."""
+    formats: tuple[str, ...] = ()
+    """File formats it added to :mod:`hlavolamy.formats`."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,7 @@ class PluginHost:
         self._clock = clock
         self._geometry_owner: dict[str, str] = {}
         self._plugin_source: dict[str, str] = {}
+        _forget_earlier_records()
         candidates = folder_candidates(default_folders() if folders is None else folders)
         if entry_points:
             candidates += entry_point_candidates()
@@ -254,7 +259,31 @@ class PluginHost:
             self.geometries[record.name] = record
             self._geometry_owner[record.name] = candidate.name
             names.append(record.name)
-        self.plugins.append(LoadedPlugin(candidate.name, candidate.source, tuple(names)))
+        strategies, formats = self._add_records(candidate, plugin)
+        self.plugins.append(LoadedPlugin(candidate.name, candidate.source, tuple(names), strategies, formats))
+
+    def _add_records(self, candidate: _Candidate, plugin: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Feed the plugin's strategies, passes and formats to their registries; what they refuse is a failure.
+
+        The solver is imported only for a plugin that has strategies or passes.
+        """
+        strategies: list[str] = []
+        formats: list[str] = []
+        refused = []
+        if hasattr(plugin, "hlavolamy_formats"):
+            from hlavolamy import formats as registry
+
+            refused += registry.add_plugin(plugin, candidate.name, candidate.source)
+            formats = [f for f in registry.FORMATS if registry.provider(f) == candidate.name]
+        if hasattr(plugin, "hlavolamy_strategies") or hasattr(plugin, "hlavolamy_passes"):
+            from hlavolamy.solve import registry as solvers
+
+            refused += solvers.add_plugin(plugin, candidate.name, candidate.source)
+            strategies = [n for n in solvers.names() if solvers.provider(n) == candidate.name]
+            strategies += [f"pass {p.name}" for p in solvers.passes() if solvers.provider(p.name, "pass") == candidate.name]
+        for r in refused:
+            self.failures.append(PluginFailure(r.plugin, r.source, r.error))
+        return tuple(strategies), tuple(formats)
 
     def _register(self, name: str, plugin: object) -> None:
         """Register with pluggy, refusing hooks the contract does not know (a typo)."""
@@ -264,7 +293,7 @@ class PluginHost:
         if unknown or not callers:
             self.manager.unregister(plugin)
             problem = f"implements unknown hook(s) {', '.join(unknown)}" if unknown else "has no @hookimpl function"
-            raise pluggy.PluginValidationError(plugin, f"{problem}; expected hlavolamy_geometries (and hlavolamy_recognise)")
+            raise pluggy.PluginValidationError(plugin, f"{problem}; expected one of {', '.join(HOOKS)}")
 
     def _call_hook(self, plugin: object) -> list[object]:
         """Call this plugin's geometry hook alone, so its failure cannot hide the others."""
@@ -286,6 +315,18 @@ class PluginHost:
     def _fail(self, name: str, source: str, error: str) -> None:
         log.warning("plugin %s (%s): %s; skipped", name, source, error)
         self.failures.append(PluginFailure(name, source, error))
+
+
+HOOKS = ("hlavolamy_geometries", "hlavolamy_recognise", "hlavolamy_strategies", "hlavolamy_passes", "hlavolamy_formats")
+"""Every hook a plugin may implement (:mod:`hlavolamy.plugins.hookspecs`)."""
+
+
+def _forget_earlier_records() -> None:
+    """Drop the strategies, passes and formats an earlier host took from plugins: this host loads them again."""
+    if "hlavolamy.formats" in sys.modules:
+        sys.modules["hlavolamy.formats"].forget_plugins()
+    if "hlavolamy.solve.registry" in sys.modules:
+        sys.modules["hlavolamy.solve.registry"].forget_plugins()
 
 
 def _parameters_problem(record: Geometry) -> str | None:

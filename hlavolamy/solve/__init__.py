@@ -20,7 +20,7 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
-from hlavolamy.solve import auto as _auto  # noqa: F401  (registers the built-in strategies and auto)
+from hlavolamy.solve import auto as _auto  # noqa: F401  (the built-in strategies and auto)
 from hlavolamy.solve.pipeline import run_pipeline
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import MODES, Context, names

@@ -21,14 +21,13 @@ import time
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import moves_key
 from hlavolamy.errors import HlavolamyError, UnreachableError
-from hlavolamy.solve import strategies  # noqa: F401  (importing it registers every built-in strategy)
+from hlavolamy.solve import strategies  # noqa: F401  (every built-in strategy module)
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import (
     MODES,
     Context,
     Strategy,
     StrategyFailed,
-    register,
     run,
     strategy,
 )
@@ -206,5 +205,5 @@ def _rivals(problem: Problem, context: Context) -> list[str]:
     return rivals + ["search-first"] if strategy("search-first").applies(problem, context) else rivals
 
 
-register(Strategy("auto", "picks and races the strategies that fit the puzzle; the shortest answer wins",
-                  _auto, modes=MODES))
+AUTO = Strategy("auto", "picks and races the strategies that fit the puzzle; the shortest answer wins",
+                _auto, modes=MODES)

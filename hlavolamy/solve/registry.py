@@ -1,32 +1,53 @@
 """The strategy registry: every way of solving is a small record, looked up by name.
 
-A strategy is one module of :mod:`hlavolamy.solve.strategies` that ends with
-one :func:`register` call; importing that package registers them all, and
-:mod:`~hlavolamy.solve.auto` composes ``auto`` from the records. A strategy solves a
-:class:`~hlavolamy.solve.problem.Problem` in place (``problem.play(turns)``)
-and raises :class:`StrategyFailed` when it cannot finish, so ``auto`` can
-try the next one. A *pass* improves any answer after the strategy (shorter,
-still solving); the host replays each pass's result and keeps it only if it
-is shorter and still solves the position.
+Strategies and shortening passes come from plugins, the built-in ones too:
+a plugin implements the hooks ``hlavolamy_strategies()`` and
+``hlavolamy_passes()`` (their contract is in
+:mod:`hlavolamy.plugins.hookspecs`) and returns :class:`Strategy` and
+:class:`Pass` records. :func:`add_plugin` takes one plugin's records; the
+built-in plugin (:mod:`~hlavolamy.solve.builtin`) goes through it on first
+use of the registry, so ``solve()`` as a plain library has every built-in
+strategy, and the plugin host feeds it each third-party plugin afterwards. A
+name already taken is refused (the first record keeps it), and a hook that
+raises or returns something else than records is skipped with the reason:
+both are :class:`Rejected` entries the host lists as plugin failures.
 
->>> from hlavolamy.solve.registry import names
->>> import hlavolamy.solve.auto  # registers the built-in strategies and auto
->>> "auto" in names() and "chain" in names()
-True
+A strategy solves a :class:`~hlavolamy.solve.problem.Problem` in place
+(``problem.play(turns)``) and raises :class:`StrategyFailed` when it cannot
+finish, so ``auto`` can try the next one. A *pass* improves any answer after
+the strategy (shorter, still solving); the host replays each pass's result
+and keeps it only if it is shorter and still solves the position.
+
+>>> from hlavolamy.solve.registry import names, provider
+>>> "auto" in names() and "chain" in names(), provider("chain")
+(True, 'hlavolamy.solve.builtin')
 """
 
 from __future__ import annotations
 
+import importlib
+import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import pluggy
+
 from hlavolamy.core.progress import CancelToken, ProgressCallback
+from hlavolamy.core.records import Records, Rejected
 from hlavolamy.errors import HlavolamyError, StrategyFailed
 
 if TYPE_CHECKING:
     from hlavolamy.core.turns import Turn
     from hlavolamy.solve.problem import Problem
+
+hookimpl = pluggy.HookimplMarker("hlavolamy")
+"""Marks a plugin's hook functions (the same project as :data:`hlavolamy.plugins.hookimpl`: either will do)."""
+BUILTIN = "hlavolamy.solve.builtin"
+"""The module of the built-in strategies and passes, a plugin like any other."""
+BUILTIN_SOURCE = "built-in"
+log = logging.getLogger(__name__)
 
 MODES = ("whole", "orbit-keep", "orbit-only")
 BLOCKING_AWARE = ("auto", "blocked")
@@ -71,44 +92,110 @@ class Pass:
     improve: Callable[[Problem, list[Turn], Context], list[Turn]]
 
 
-_STRATEGIES: dict[str, Strategy] = {}
-_PASSES: dict[str, Pass] = {}
+def _check_strategy(record: Strategy) -> str | None:
+    if not callable(record.solve) or not callable(record.applies):
+        return f"strategy {record.name!r}: solve and applies must be functions"
+    if not isinstance(record.modes, tuple) or not all(isinstance(m, str) for m in record.modes):
+        return f"strategy {record.name!r}: modes must be a tuple of mode names, not {record.modes!r:.80}"
+    unknown = set(record.modes) - set(MODES)
+    if unknown:
+        return f"strategy {record.name!r}: unknown modes {sorted(unknown)} (known: {', '.join(MODES)})"
+    return None
+
+
+def _check_pass(record: Pass) -> str | None:
+    return None if callable(record.improve) else f"pass {record.name!r}: improve must be a function"
+
+
+_STRATEGIES = Records("strategy", "hlavolamy_strategies", Strategy, _check_strategy)
+_PASSES = Records("pass", "hlavolamy_passes", Pass, _check_pass)
+_lock = threading.RLock()
+_builtins_state = ""
+"""Empty until the built-in plugin is loaded; "loading" while it is (in the loading thread), then "done"."""
+
+
+def _ensure_builtins() -> None:
+    """Load the built-in plugin once, the first time anything asks the registry."""
+    global _builtins_state
+    if _builtins_state == "done":
+        return
+    with _lock:
+        if _builtins_state:  # done, or this thread is loading it (an import on the way back here)
+            return
+        _builtins_state = "loading"
+        try:
+            module = importlib.import_module(BUILTIN)
+        except BaseException:
+            _builtins_state = ""  # the next call raises the same error again, rather than finding nothing
+            raise
+        for refused in _STRATEGIES.add_plugin(module, BUILTIN, BUILTIN_SOURCE) + _PASSES.add_plugin(
+                module, BUILTIN, BUILTIN_SOURCE):
+            log.error("built-in solver plugin: %s", refused.error)
+        _builtins_state = "done"
+
+
+def add_plugin(plugin: object, name: str, source: str) -> list[Rejected]:
+    """Register the strategies and passes ``plugin``'s hook functions return; what was refused comes back.
+
+    ``plugin`` is a module or object with ``hlavolamy_strategies`` and/or
+    ``hlavolamy_passes``. Records of an earlier plugin of the same ``name``
+    (a reload) are dropped first. Never raises for the plugin's faults.
+    """
+    _ensure_builtins()
+    return _STRATEGIES.add_plugin(plugin, name, source) + _PASSES.add_plugin(plugin, name, source)
+
+
+def forget_plugins() -> None:
+    """Drop every plugin's strategies and passes but the built-in ones (a new plugin host starts from these)."""
+    for table in (_STRATEGIES, _PASSES):
+        for owner in set(table.owners.values()) - {BUILTIN}:
+            table.forget_plugin(owner)
 
 
 def register(strategy: Strategy) -> Strategy:
-    """Add ``strategy`` under its name (a second record of that name is a programming error)."""
-    if strategy.name in _STRATEGIES:
-        raise ValueError(f"strategy {strategy.name!r} is registered twice")
-    unknown = set(strategy.modes) - set(MODES)
-    if unknown:
-        raise ValueError(f"strategy {strategy.name!r}: unknown modes {sorted(unknown)}")
-    _STRATEGIES[strategy.name] = strategy
-    return strategy
+    """Add ``strategy`` directly, from the program itself (a name taken or an unknown mode is a ValueError).
+
+    Plugins return records from ``hlavolamy_strategies()`` instead (:func:`add_plugin`).
+    """
+    _ensure_builtins()
+    return _STRATEGIES.add(strategy)
 
 
 def register_pass(shortening: Pass) -> Pass:
-    """Add a shortening pass; passes run in the order they were registered."""
-    if shortening.name in _PASSES:
-        raise ValueError(f"pass {shortening.name!r} is registered twice")
-    _PASSES[shortening.name] = shortening
-    return shortening
+    """Add a shortening pass directly (after the registered ones: passes run in the order they came)."""
+    _ensure_builtins()
+    return _PASSES.add(shortening)
 
 
 def names() -> tuple[str, ...]:
     """Registered strategy names, ``auto`` first."""
-    return tuple(sorted(_STRATEGIES, key=lambda n: (n != "auto", n)))
+    _ensure_builtins()
+    return tuple(sorted(_STRATEGIES.records, key=lambda n: (n != "auto", n)))
 
 
 def strategy(name: str) -> Strategy:
     """The record called ``name``; an unknown name is the user's error, listing the choices."""
+    _ensure_builtins()
     try:
-        return _STRATEGIES[name]
+        return _STRATEGIES.records[name]
     except KeyError:
         raise HlavolamyError(f"unknown strategy {name!r}; choose one of {', '.join(names())}") from None
 
 
+def provider(name: str, kind: str = "strategy") -> str:
+    """The plugin that provided the strategy (or, with ``kind="pass"``, the pass) ``name``."""
+    _ensure_builtins()
+    return (_STRATEGIES if kind == "strategy" else _PASSES).provider(name)
+
+
 def passes() -> tuple[Pass, ...]:
-    return tuple(_PASSES.values())
+    _ensure_builtins()
+    return tuple(_PASSES.records.values())
+
+
+def rejected() -> tuple[Rejected, ...]:
+    """Every strategy or pass refused so far (name clashes, hooks that raised or returned something else)."""
+    return (*_STRATEGIES.rejected, *_PASSES.rejected)
 
 
 def run(problem: Problem, name: str, context: Context) -> str:
@@ -118,11 +205,12 @@ def run(problem: Problem, name: str, context: Context) -> str:
         raise HlavolamyError("a puzzle with blockings is solved whole by the blocking solver: use strategy "
                              f"{' or '.join(map(repr, BLOCKING_AWARE))} and mode 'whole'")
     if context.mode not in record.modes:
-        able = [s.name for s in _STRATEGIES.values() if context.mode in s.modes]
+        able = [s.name for s in _STRATEGIES.records.values() if context.mode in s.modes]
         raise HlavolamyError(f"the {name} strategy solves whole puzzles only; use {' or '.join(able)} "
                              f"for mode {context.mode!r}")
     return record.solve(problem, context) or name
 
 
-__all__ = ["BLOCKING_AWARE", "MODES", "Context", "Pass", "Strategy", "StrategyFailed", "names", "passes", "register",
-           "register_pass", "run", "strategy"]
+__all__ = ["BLOCKING_AWARE", "BUILTIN", "MODES", "Context", "Pass", "Rejected", "Strategy", "StrategyFailed",
+           "add_plugin", "forget_plugins", "hookimpl", "names", "passes", "provider", "register", "register_pass",
+           "rejected", "run", "strategy"]

@@ -61,7 +61,7 @@ class CirclesGeometry(Geometry):
             return None
         try:
             design = Design.from_data(puzzle.plugin.data)
-            cells = len(design.cells)
+            cells = len(design.puzzle_cells)
         except PuzzleError:  # bad data: the file still plays, the host draws plain cells
             return None
         if cells != puzzle.n_cells:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, cmp_to_key
 
@@ -135,6 +135,12 @@ class Region:
         return tuple(arc.start_point for loop in self.loops for i, arc in enumerate(loop) if loop[i - 1].circle != arc.circle)
 
     @cached_property
+    def box(self) -> tuple[float, float, float, float]:
+        """(xmin, ymin, xmax, ymax) of the outer loop."""
+        boxes = [arc.bounds() for arc in self.loops[0]]
+        return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+    @cached_property
     def boundary_circles(self) -> frozenset[tuple[float, float, float]]:
         """(x, y, r) of every circle an arc of the outline lies on."""
         return frozenset((arc.cx, arc.cy, arc.r) for loop in self.loops for arc in loop)
@@ -152,6 +158,11 @@ class Region:
                 pts.extend(arc.polyline(max_step)[:-1])
             out.append(pts)
         return out
+
+
+def _in_box(region: Region, x: float, y: float) -> bool:
+    xmin, ymin, xmax, ymax = region.box
+    return xmin <= x <= xmax and ymin <= y <= ymax
 
 
 def winding_number(x: float, y: float, loops: Iterable[Loop]) -> int:
@@ -194,11 +205,23 @@ def _clear_direction(x: float, y: float, points: Sequence[tuple[float, float]]) 
     return angles[i] + gaps[i] / 2
 
 
-class Arrangement:
-    """All regions cut by ``circles``; raises :class:`PuzzleError` for coincident or degenerate circles."""
+def on_arcs(intervals: Sequence[tuple[float, float]], angle: float) -> bool:
+    """Whether the direction ``angle`` lies on the angle intervals (a, b), 0 <= a < b <= 2π."""
+    t = angle % TAU
+    return any(a - ANGLE_TOL <= t <= b + ANGLE_TOL for a, b in intervals)
 
-    def __init__(self, circles: Sequence[Circle]):
+
+class Arrangement:
+    """All regions cut by ``circles``; raises :class:`PuzzleError` for coincident or degenerate circles.
+
+    ``arcs`` (circle id -> angle intervals) keeps only those parts of a
+    circle as cuts (a jumbling closure's arcs); circles not named cut whole.
+    Every end of a kept part must lie on another cut, so no cut dangles.
+    """
+
+    def __init__(self, circles: Sequence[Circle], arcs: Mapping[str, Sequence[tuple[float, float]]] | None = None):
         self.circles: tuple[Circle, ...] = tuple(circles)
+        self.arcs: dict[str, Sequence[tuple[float, float]]] = dict(arcs or {})
         _check_circles(self.circles)
         extent = max((max(abs(c.x), abs(c.y)) + c.r for c in self.circles), default=1.0)
         self.scale = max(extent, 1e-6)
@@ -230,6 +253,8 @@ class Arrangement:
 
     def region_at(self, x: float, y: float) -> Region | None:
         """The region containing the point; None outside all regions or on a circle."""
+        if self.arcs:  # cut by parts of circles: a region is no longer a set of insides
+            return next((r for r in self.regions if _in_box(r, x, y) and r.contains(x, y)), None)
         key = self.inside_set(x, y)
         if key is None:
             return None
@@ -306,7 +331,7 @@ class Arrangement:
             mids = (ys[:-1] + ys[1:]) / 2
             candidates.append(np.column_stack([np.full(len(mids), x0), mids]))
         pts = np.concatenate(candidates)
-        ids = [i for i, c in enumerate(self.circles) if c.id in sides]
+        ids = [i for i, c in enumerate(self.circles) if c.id in sides and c.id not in self.arcs]
         want = np.array([sides[self.circles[i].id] for i in ids])
         inside = np.hypot(pts[:, None, 0] - cx[ids], pts[:, None, 1] - cy[ids]) < r[ids]
         pts = pts[np.all(inside == want, axis=1)]
@@ -385,9 +410,12 @@ class _HalfEdges:
             vertex_ids = {self.arr._vertex(circle.x + circle.r, circle.y)}
         points = self.arr.vertices
         stops = sorted((math.atan2(points[v][1] - circle.y, points[v][0] - circle.x) % TAU, v) for v in vertex_ids)
+        kept = self.arr.arcs.get(circle.id)
         for k, (a0, v0) in enumerate(stops):
             a1, v1 = stops[(k + 1) % len(stops)]
             sweep = (a1 - a0) % TAU or TAU
+            if kept is not None and not on_arcs(kept, a0 + sweep / 2):
+                continue
             self._add(v0, v1, Arc(circle.id, circle.x, circle.y, circle.r, a0, sweep, full), circle.r)
 
     def _add(self, v0: int, v1: int, arc: Arc, r: float) -> None:

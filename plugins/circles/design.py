@@ -23,6 +23,7 @@ import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
@@ -30,12 +31,14 @@ from hlavolamy.core.puzzle import PluginRecord, Puzzle
 from hlavolamy.errors import PuzzleError
 
 from .arrangement import Arrangement, Circle, Region
-from .symmetry import MAX_ORDER, symmetry_order, turn_map
+from .jumble import JumbleLimit
+from .jumbled import JUMBLE_MODES, Jumbled
+from .symmetry import MAX_ORDER, JamError, symmetry_order, turn_map
 
 PLUGIN = "circles"
 TURN, CUT = "turn", "cut"
-_KEYS = {"circles", "colours", "palette", "grid"}
-_CIRCLE_KEYS = {"id", "x", "y", "r", "kind", "steps", "name", "inner"}
+_KEYS = {"circles", "colours", "palette", "grid", "jumble"}
+_CIRCLE_KEYS = {"id", "x", "y", "r", "kind", "steps", "turns", "name", "inner"}
 HOLE = "/hole"
 """Suffix of the id of a ring's hole circle (user ids cannot contain '/')."""
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -55,6 +58,13 @@ class DesignCircle:
     name: str | None = None
     inner: float | None = None
     """Radius of a hole: the turn then carries only the ring between ``inner`` and ``r``."""
+    turns: int | None = None
+    """One move turns by ``turns``/``steps`` of a full turn (144° is 2/5); None means 1."""
+
+    @property
+    def angle(self) -> float | None:
+        """The turn in degrees, or None while the steps are automatic."""
+        return None if self.steps is None else 360.0 * (self.turns or 1) / self.steps
 
     @property
     def shape(self) -> Circle:
@@ -75,6 +85,8 @@ class DesignCircle:
         if self.kind == TURN:
             if self.steps is not None:
                 out["steps"] = self.steps
+            if self.turns is not None and self.turns != 1:
+                out["turns"] = self.turns
             if self.name is not None:
                 out["name"] = self.name
             if self.inner is not None:
@@ -101,6 +113,8 @@ class Design:
     colours: dict[str, str] = field(default_factory=dict)
     palette: dict[str, str] = field(default_factory=dict)
     grid: float | None = 1.0
+    jumble: str | None = None
+    """None: turns must fit the drawn pattern; "cut" or "block": a jumbling design (:mod:`.jumbled`)."""
 
     # -- data ----------------------------------------------------------------
     @classmethod
@@ -117,7 +131,10 @@ class Design:
         circles = [_read_circle(c, i) for i, c in enumerate(raw)]
         colours = _read_labels(data.get("colours", {}), "colours")
         palette = _read_labels(data.get("palette", {}), "palette")
-        design = cls(circles, colours, palette, _read_grid(data.get("grid", 1.0)))
+        jumble = data.get("jumble")
+        if jumble is not None and jumble not in JUMBLE_MODES:
+            raise PuzzleError(f"circles data: jumble {jumble!r} must be one of {list(JUMBLE_MODES)} or null")
+        design = cls(circles, colours, palette, _read_grid(data.get("grid", 1.0)), jumble)
         design._check_names()
         for label, colour in design.palette.items():
             if not _HEX.match(colour):
@@ -125,12 +142,15 @@ class Design:
         return design
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        out = {
             "circles": [c.to_data() for c in self.circles],
             "colours": dict(self.colours),
             "palette": dict(self.palette),
             "grid": None if self.grid is None else _plain(self.grid),
         }
+        if self.jumble is not None:
+            out["jumble"] = self.jumble
+        return out
 
     def _check_names(self) -> None:
         ids = [c.id for c in self.circles]
@@ -173,6 +193,49 @@ class Design:
     def cell_index(self) -> dict[str, int]:
         return {r.id: i for i, r in enumerate(self.cells)}
 
+    @cached_property
+    def _jumble_result(self) -> Jumbled | JumbleLimit:
+        try:
+            return Jumbled.of(self)
+        except JumbleLimit as exc:  # kept: a design past the limit is not closed again at every look
+            return exc
+
+    @property
+    def jumbled(self) -> Jumbled | None:
+        """The jumbling closure and its cells (None for a design whose turns must fit); JumbleLimit past the limit."""
+        if self.jumble is None:
+            return None
+        result = self._jumble_result
+        if isinstance(result, JumbleLimit):
+            raise result
+        return result
+
+    @property
+    def cell_arrangement(self) -> Arrangement:
+        """The regions the puzzle's cells come from: the closure's for a jumbling design, else the drawn ones."""
+        return self.arrangement if self.jumbled is None else self.jumbled.arrangement
+
+    @property
+    def puzzle_cells(self) -> list[Region]:
+        """The puzzle's cells in order (closure regions for a jumbling design, else the coloured regions)."""
+        return self.cells if self.jumbled is None else self.jumbled.cells
+
+    @property
+    def puzzle_cell_index(self) -> dict[str, int]:
+        return self.cell_index if self.jumbled is None else self.jumbled.cell_index
+
+    def jumbles(self, circle: DesignCircle) -> bool:
+        """Whether the circle's turn does not fit the drawn pattern (the design must jumble for it to turn)."""
+        if circle.kind != TURN or circle.steps is None:
+            return False
+        names = self.move_names()
+        try:
+            turn_map(self.arrangement, circle.shape, self.turned_regions(circle), circle.steps, self.cell_index or
+                     {r.id: i for i, r in enumerate(self.turned_regions(circle))}, names[circle.id], turns=circle.turns or 1)
+        except JamError:
+            return True
+        return False
+
     def move_names(self) -> dict[str, str]:
         """Turning circle id -> move name: its own name, else its letter (A for the first turning circle, ...).
 
@@ -197,13 +260,15 @@ class Design:
     def moves(self) -> list[CircleMove]:
         """Every turning circle's move; JamError (a PuzzleError) when a turn does not fit."""
         names = self.move_names()
+        if self.jumbled is not None:
+            return self.jumbled.moves(names)
         out = []
         for c in self.circles:
             if c.kind != TURN:
                 continue
             k = self.steps(c)
             turned_regions = self.turned_regions(c)
-            mapping = turn_map(self.arrangement, c.shape, turned_regions, k, self.cell_index, names[c.id])
+            mapping = turn_map(self.arrangement, c.shape, turned_regions, k, self.cell_index, names[c.id], turns=c.turns or 1)
             perm = list(range(len(self.cells)))
             for source, dest in mapping.items():
                 perm[dest] = source
@@ -218,16 +283,41 @@ class Design:
         moves = self.moves()
         if not moves:
             raise PuzzleError("the design has no turning circle, so no moves")
-        labels = [self.colours[r.id] for r in self.cells]
+        jumbled = self.jumbled
+        labels = [self.colours[r.id] for r in self.cells] if jumbled is None else jumbled.labels
+        blockings = [] if jumbled is None else [piece for piece in jumbled.pieces if len(piece) > 1]
         return Puzzle(
             labels,
             {m.name: m.perm for m in moves},
             name=name,
             description=description,
             palette={label: colour for label, colour in self.palette.items() if label in set(labels)},
-            turned_parts={m.name: m.turned for m in moves if m.turned != _moved(m.perm)},
+            blockings=blockings,
+            turned_parts={m.name: m.turned for m in moves if blockings or m.turned != _moved(m.perm)},
             plugin=PluginRecord(PLUGIN, self.to_data()),
         )
+
+
+def parse_angle(text: str) -> tuple[int, int]:
+    """(steps, turns) of a turn angle given in degrees: "144", "72°", "360/2.5" (= 144°) or "360/7".
+
+    The angle must be a rational fraction of a full turn whose denominator is
+    at most :data:`MAX_ORDER`, so the turn comes back after that many steps;
+    PuzzleError otherwise (a decimal like 51.43 is not 360/7: write 360/7).
+    """
+    raw = text.strip().rstrip("°").strip()
+    try:
+        top, _, bottom = raw.partition("/")
+        degrees = Fraction(top.strip()) / (Fraction(bottom.strip()) if bottom else 1)
+    except (ValueError, ZeroDivisionError):
+        raise PuzzleError(f"angle {text!r}: write degrees, like 72, 144 or 360/2.5") from None
+    turn = (degrees / 360) % 1
+    if turn == 0:
+        raise PuzzleError(f"angle {text!r} is a whole number of full turns: the circle would not move")
+    if turn.denominator > MAX_ORDER:
+        raise PuzzleError(f"angle {text!r} comes back only after {turn.denominator} steps (at most {MAX_ORDER}); "
+                          "for 360/k degrees write it so, e.g. 360/7")
+    return turn.denominator, turn.numerator
 
 
 def _plain(v: float) -> float | int:
@@ -293,12 +383,17 @@ def _read_circle(raw: Any, i: int) -> DesignCircle:
     name = raw.get("name")
     if name is not None and (not isinstance(name, str) or not _MOVE_NAME.match(name)):
         raise PuzzleError(f"{where}.name: {name!r} must be a move name (a letter, then letters, digits or '_')")
+    turns = raw.get("turns")
+    if turns is not None and (steps is None or isinstance(turns, bool) or not isinstance(turns, int)
+                              or not 1 <= turns < max(steps, 2) or math.gcd(turns, steps) != 1):
+        raise PuzzleError(f"{where}.turns: {turns!r} must be a whole number from 1 to steps - 1 with no factor in common "
+                              "with steps (the turn is turns/steps of a full turn)")
     inner = raw.get("inner")
     if inner is not None:
         inner = _number(inner, f"{where}.inner")
         if kind != TURN or not 0 < inner < r:
             raise PuzzleError(f"{where}.inner: a hole needs a turning circle and a radius between 0 and r ({r:g}), got {inner:g}")
-    return DesignCircle(cid, x, y, r, kind, steps, name, inner)
+    return DesignCircle(cid, x, y, r, kind, steps, name, inner, turns)
 
 
 def _number(value: Any, where: str) -> float:
@@ -363,7 +458,7 @@ def complete_cuts(design: Design, limit: int = 400) -> Design:
                         count += 1
                     circles.append(DesignCircle(f"cut{count}", _tidy(x), _tidy(y), c.r, CUT))
                     changed = True
-    return Design(circles, dict(design.colours), dict(design.palette), design.grid)
+    return Design(circles, dict(design.colours), dict(design.palette), design.grid, design.jumble)
 
 
 def _reaches_inside(c: DesignCircle, t: DesignCircle, tol: float) -> bool:

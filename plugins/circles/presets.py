@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from .arrangement import Region
 from .design import CUT, TURN, Design, DesignCircle, complete_cuts
+from .jumbled import BLOCK, CUT_ALL
 
 R = 4
 """Disk radius in grid units for the lattice puzzles."""
@@ -21,7 +23,17 @@ PRESETS: dict[str, str] = {
     "rashkey4x": "Four-disk Rashkey: four disks on the corners of a square of side one radius, quarter turns.",
     "hungarian-rings": "Hungarian rings: two rings of 20 balls crossing at right angles, sharing two balls.",
     "four-disks": "Four disks on a square, quarter turns; 12 moving pieces around four spinning centres.",
+    "gears45": "Jumbling gears 4/5: two disks of radius 2.8, four apart, one turning by 90°, the other by 72°; "
+    "every turn cuts what it crosses (21 pieces).",
+    "gears57": "Jumbling gears 5/7: disks of radius 2.8 and 2.4, four apart, turning by 72° and by 3/7 of a turn; "
+    "every turn cuts what it crosses (53 pieces).",
+    "gears65": "Jumbling gears 6/5: disks of radius 2.4 and 2.8, four apart, turning by 60° and by 144° (360/2.5); "
+    "every turn cuts what it crosses (49 pieces).",
+    "four-disks-45": "Four disks with the first turning by 45°: the four-disks pieces as drawn; while that disk "
+    "stands at an odd eighth its neighbours are blocked.",
 }
+JUMBLING = ("gears45", "gears57", "gears65", "four-disks-45")
+"""The jumbling presets (closure computed when built)."""
 
 
 def preset(name: str) -> tuple[str, Design]:
@@ -31,6 +43,10 @@ def preset(name: str) -> tuple[str, Design]:
         "rashkey4x": rashkey4x,
         "hungarian-rings": hungarian_rings,
         "four-disks": four_disks,
+        "gears45": lambda: gears("Jumbling gears 4/5", ((4, 1), 2.8), ((5, 1), 2.8)),
+        "gears57": lambda: gears("Jumbling gears 5/7", ((5, 1), 2.8), ((7, 3), 2.4)),
+        "gears65": lambda: gears("Jumbling gears 6/5", ((6, 1), 2.4), ((5, 2), 2.8)),
+        "four-disks-45": four_disks_45,
     }
     return builders[name]()
 
@@ -130,6 +146,35 @@ def four_disks() -> tuple[str, Design]:
         design.colours[region.id] = colour[disks[0]] if len(disks) == 1 else "white"
     design.palette.update(PALETTE)
     return "Four disks", design
+
+
+def gears(title: str, a: tuple[tuple[int, int], float], b: tuple[tuple[int, int], float]) -> tuple[str, Design]:
+    """Two disks four apart, each ((steps, turns), radius), where every turn cuts what it crosses.
+
+    Only the rims are drawn (the lens both disks share yellow, the rest of
+    each disk red or blue); the jumbling closure makes the pieces.
+    """
+    disks = [DesignCircle(cid, x, 0, r, TURN, steps, turns=None if turns == 1 else turns)
+             for cid, x, ((steps, turns), r) in (("A", 0, a), ("B", 4, b))]
+    design = Design(disks, grid=None, jumble=CUT_ALL)
+    _colour_by_disks(design, {"A": "red", "B": "blue"})
+    return title, design
+
+
+def four_disks_45() -> tuple[str, Design]:
+    """The four-disks puzzle with disk A turning by 45°: its drawn pieces fused, blocked while they straddle."""
+    _, design = four_disks()
+    design.circles = [replace(c, steps=8) if c.id == "A" else c for c in design.circles]
+    design.jumble = BLOCK
+    return "Four disks, one at 45°", design
+
+
+def _colour_by_disks(design: Design, own: dict[str, str]) -> None:
+    """Regions in one disk get its colour, shared regions yellow (white where all three meet)."""
+    for region in pieces(design):
+        disks = sorted(region.inside & set(own))
+        design.colours[region.id] = own[disks[0]] if len(disks) == 1 else ("yellow" if len(disks) == 2 else "white")
+    design.palette.update(PALETTE)
 
 
 def write_presets(folder: Path) -> list[Path]:

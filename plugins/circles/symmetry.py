@@ -73,13 +73,14 @@ def _same_points(a: list[tuple[float, ...]], b: list[tuple[float, ...]], tol: fl
 
 
 def turn_map(
-    arr: Arrangement, circle: Circle, turned: Iterable[Region], steps: int, cells: Mapping[str, int], move: str
+    arr: Arrangement, circle: Circle, turned: Iterable[Region], steps: int, cells: Mapping[str, int], move: str,
+    turns: int = 1,
 ) -> dict[int, int]:
     """Cell index -> cell index it goes to when ``turned`` (the regions the circle carries) turn once.
 
-    JamError when the cells do not fit.
+    One turn is ``turns``/``steps`` of a full turn. JamError when the cells do not fit.
     """
-    angle = 2 * math.pi / steps
+    angle = 2 * math.pi * turns / steps
     out: dict[int, int] = {}
     clashes: list[tuple[str, str | None]] = []
     reasons: list[str] = []
@@ -103,7 +104,7 @@ def turn_map(
     if clashes:
         more = f" (and {len(reasons) - 4} more)" if len(reasons) > 4 else ""
         message = (
-            f"move {move} (circle {circle.id}) jams at {360 / steps:g} degrees: " + "; ".join(reasons[:4]) + more
+            f"move {move} (circle {circle.id}) jams at {360 * turns / steps:g} degrees: " + "; ".join(reasons[:4]) + more
             + f". The cut pattern inside {circle.id} is not symmetric under that turn: "
             "change its steps, add the missing cuts, or colour the regions that should be cells."
         )

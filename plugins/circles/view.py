@@ -18,12 +18,22 @@ from PyQt6.QtCore import QPointF, QRectF, Qt
 from PyQt6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.state import State
+from hlavolamy.core.state import State, fused_sets_torn
 from hlavolamy.errors import PuzzleError
 from hlavolamy.plugins.hookspecs import Designer, DrawOptions, MoveHit, Tool, View
 
-from .arrangement import Region
-from .design import CUT, TURN, Design, DesignCircle, carry_colours, complete_cuts
+from .arrangement import Arrangement, Region
+from .design import (
+    CUT,
+    TURN,
+    Design,
+    DesignCircle,
+    carry_colours,
+    complete_cuts,
+    parse_angle,
+)
+from .jumble import Closure, JumbleLimit
+from .jumbled import JUMBLE_MODES, Jumbled
 from .symmetry import MAX_ORDER, JamError
 
 HIT_PIXELS = 8.0
@@ -103,20 +113,22 @@ def circle_under(design: Design, x: float, y: float, kinds: Iterable[str] = (TUR
 class _Painter:
     """Shared drawing of regions, circles and labels in one frame."""
 
-    def __init__(self, design: Design):
+    def __init__(self, design: Design, arrangement: Arrangement | None = None):
         self.design = design
+        self.arrangement = arrangement or design.arrangement
+        """Whose regions are filled and labelled: the drawn ones, or a jumbling closure's."""
         self._paths: dict[str, QPainterPath] = {}
 
     def path(self, region: Region) -> QPainterPath:
         if region.id not in self._paths:
-            self._paths[region.id] = region_path(region, self.design.arrangement.scale / 200)
+            self._paths[region.id] = region_path(region, self.arrangement.scale / 200)
         return self._paths[region.id]
 
     def fill(self, painter: QPainter, frame: Frame, fills: Mapping[str, QColor], outline: QColor) -> None:
         painter.save()
         frame.apply(painter)
         painter.setPen(pen(outline, 1.2))
-        for region in self.design.arrangement.regions:
+        for region in self.arrangement.regions:
             colour = fills.get(region.id)
             if colour is not None:
                 painter.setBrush(QBrush(colour))
@@ -150,7 +162,7 @@ class _Painter:
 
     def labels(self, painter: QPainter, frame: Frame, texts: Mapping[str, tuple[str, QColor]]) -> None:
         painter.save()
-        for region in self.design.arrangement.regions:
+        for region in self.arrangement.regions:
             if region.id not in texts:
                 continue
             text, colour = texts[region.id]
@@ -182,21 +194,22 @@ class CirclesView(View):
 
     def __init__(self, design: Design):
         self.design = design
-        self._painter = _Painter(design)
+        self._painter = _Painter(design, design.cell_arrangement)
         turning = [c for c in design.circles if c.kind == TURN]
-        self.box = _box(turning, design.cells, 0.04)
+        self.box = _box(turning, design.puzzle_cells, 0.04)
         self.frame = Frame(self.box, QRectF(0, 0, 400, 400))
         self._names = design.move_names()
 
     def paint(self, painter: QPainter, rect: QRectF, state: State, options: DrawOptions) -> None:
         self.frame = frame = Frame(self.box, rect)
         labels = state.colours()
-        cells = self.design.cells
+        cells = self.design.puzzle_cells
         fills = {region.id: label_colour(labels[i], options.colours, self.design.palette) for i, region in enumerate(cells)}
         ink = QColor("#dddddd") if options.dark else QColor("#222222")
         turning = [c for c in self.design.circles if c.kind == TURN]
         self._painter.circles(painter, frame, turning, pen(QColor(ink.red(), ink.green(), ink.blue(), 90), 1.0))
         self._painter.fill(painter, frame, fills, ink)
+        self._paint_blocked(painter, frame, state, turning, cells)
         if options.highlight:
             chosen = [cells[i] for i in sorted(options.highlight) if 0 <= i < len(cells)]
             self._painter.outline(painter, frame, chosen, QColor("#ff2bd6"), 3.0)
@@ -212,9 +225,28 @@ class CirclesView(View):
         if options.show_numbers:
             self._painter.labels(painter, frame, {r.id: (str(i), text_colour(fills[r.id])) for i, r in enumerate(cells)})
 
+    def _paint_blocked(self, painter: QPainter, frame: Frame, state: State, turning: list[DesignCircle],
+                       cells: list[Region]) -> None:
+        """A disk whose turn a straddling piece blocks: a grey dashed rim, "blocked", and those pieces outlined."""
+        if not state.puzzle.blockings:
+            return
+        for c in turning:
+            torn = fused_sets_torn(state.puzzle, state.perm, self._names[c.id])
+            if not torn:
+                continue
+            grey = QColor(128, 128, 128, 200)
+            self._painter.circles(painter, frame, [c], pen(grey, 5.0, Qt.PenStyle.DashLine))
+            straddling = [cells[i] for piece in torn for i in piece if 0 <= i < len(cells)]
+            self._painter.outline(painter, frame, straddling, QColor("#ff7f00"), 2.5)
+            at = frame.to_widget(c.x, c.y)
+            painter.save()
+            painter.setPen(QColor("#555555"))
+            painter.drawText(QPointF(at.x() - 22, at.y() + 4), "blocked")
+            painter.restore()
+
     def cell_at(self, x: float, y: float) -> int | None:
-        region = self.design.arrangement.region_at(*self.frame.to_design(x, y))
-        return None if region is None else self.design.cell_index.get(region.id)
+        region = self.design.cell_arrangement.region_at(*self.frame.to_design(x, y))
+        return None if region is None else self.design.puzzle_cell_index.get(region.id)
 
     def move_at(self, x: float, y: float, button: str = "left") -> MoveHit | None:
         """Left click turns the circle under the mouse clockwise, right click anticlockwise."""
@@ -222,6 +254,24 @@ class CirclesView(View):
         if circle is None:
             return None
         return MoveHit(self._names[circle.id], -1 if button == "right" else 1)
+
+
+def paint_closure(painter: QPainter, frame: Frame, closure: Closure, generations: bool = True) -> None:
+    """The closure's cut arcs; with ``generations`` the newest ones red and thick: where the cuts keep multiplying."""
+    top = max((c.generation for c in closure.circles), default=0)
+    painter.save()
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    for circle in sorted(closure.circles, key=lambda c: c.generation):
+        age = (top - circle.generation) if generations else top
+        colour = QColor(220, 30, 30) if age < 3 else QColor(60, 60, 60, 150)
+        painter.setPen(pen(colour, 1.6 if age < 3 else 0.8))
+        centre = frame.to_widget(circle.x, circle.y)
+        r = circle.r * frame.scale
+        box = QRectF(centre.x() - r, centre.y() - r, 2 * r, 2 * r)
+        for a, b in circle.arcs:
+            # Qt angles: sixteenths of a degree, anticlockwise on screen; design angles grow clockwise on screen
+            painter.drawArc(box, round(-math.degrees(a) * 16), round(-math.degrees(b - a) * 16))
+    painter.restore()
 
 
 TOOLS = (
@@ -237,6 +287,12 @@ TOOLS = (
     ),
     Tool("steps", "Turn angle", "Click a turning circle: the next turn angle (180°, 120°, 90°, ...); Shift-click: automatic"),
     Tool("complete", "Complete cuts", "Add the cut circles every turning circle needs to turn by its angle", instant=True),
+    Tool(
+        "jumble",
+        "Jumbling",
+        "Turns need not fit the pattern: off, then pieces cut by every turn, then pieces as drawn (blocked while they straddle)",
+        instant=True,
+    ),
     Tool("paint", "Paint region", "Click a region to give it the current colour: it becomes a cell"),
     Tool("erase", "Erase colour", "Click a region to take its colour away: it is no longer a cell"),
 )
@@ -279,6 +335,16 @@ class CirclesDesigner(Designer):
             return None
 
     def _find_jam(self) -> JamError | None:
+        self._limit: JumbleLimit | None = None
+        if self.design.jumble is not None:  # turns need not fit: the closure makes the cells
+            if all(c.steps is not None for c in self.design.circles if c.kind == TURN):
+                try:
+                    self.design.jumbled.cells  # noqa: B018 - runs the closure
+                except JumbleLimit as exc:
+                    self._limit = exc
+                except PuzzleError:
+                    pass
+            return None
         try:
             self.design.moves()
         except JamError as exc:
@@ -312,7 +378,7 @@ class CirclesDesigner(Designer):
 
         The view box only grows, so the canvas does not jump while the user drags.
         """
-        new = Design(circles, dict(self.design.colours), dict(self.design.palette), self.design.grid)
+        new = Design(circles, dict(self.design.colours), dict(self.design.palette), self.design.grid, self.design.jumble)
         carry_colours(self.design, new)
         box = self.box
         self._set(new)
@@ -378,7 +444,24 @@ class CirclesDesigner(Designer):
             raise PuzzleError(f"circle {circle_id} is a cut circle: only turning circles turn")
         if steps is not None and not 1 <= steps <= MAX_ORDER:
             raise PuzzleError(f"circle {circle_id}: steps {steps} must be from 1 to {MAX_ORDER}")
-        self._replace(circle, steps=steps)
+        self._replace(circle, steps=steps, turns=None)
+
+    def set_angle(self, circle_id: str, text: str) -> None:
+        """A turning circle's angle in degrees, any rational one ("144", "360/2.5", "360/7"); see :func:`parse_angle`."""
+        circle = self.design.circle(circle_id)
+        if circle.kind != TURN:
+            raise PuzzleError(f"circle {circle_id} is a cut circle: only turning circles turn")
+        steps, turns = parse_angle(text)
+        self._replace(circle, steps=steps, turns=None if turns == 1 else turns)
+
+    def set_jumble(self, mode: str | None) -> None:
+        """Whether turns must fit the pattern (None) or the design jumbles ("cut" or "block", see :mod:`.jumbled`)."""
+        if mode is not None and mode not in JUMBLE_MODES:
+            raise PuzzleError(f"jumbling {mode!r} must be one of {list(JUMBLE_MODES)} or None")
+        self._edit_jumble(mode)
+
+    def _edit_jumble(self, mode: str | None) -> None:
+        self._set(Design(list(self.design.circles), dict(self.design.colours), dict(self.design.palette), self.design.grid, mode))
 
     def _replace(self, circle: DesignCircle, **changes: Any) -> None:
         changed = replace(circle, **changes)
@@ -400,6 +483,10 @@ class CirclesDesigner(Designer):
         if self._jam is not None:
             clashing = [self.design.arrangement.by_id[rid] for rid, _ in self._jam.clashes]
             self._painter.outline(painter, frame, clashing, QColor("#e00000"), 3.0)
+        if self._limit is not None:
+            paint_closure(painter, frame, self._limit.closure)
+        elif self.design.jumble is not None and isinstance(self.design.__dict__.get("_jumble_result"), Jumbled):
+            paint_closure(painter, frame, self.design.jumbled.closure, generations=False)
         if options.hover is not None:
             hovered = self.circle_at(*options.hover)
             if hovered is not None:
@@ -431,8 +518,13 @@ class CirclesDesigner(Designer):
         for c in turning:
             at = frame.to_widget(c.x, c.y - c.r)
             auto = self._auto_steps.get(c.id)
-            steps = f"{360 / c.steps:g}°" if c.steps else (f"auto {360 / auto:g}°" if auto else "auto")
-            painter.drawText(QPointF(at.x() + 4, at.y() - 4), f"{names[c.id]} ({steps})")
+            steps = f"{c.angle:.4g}°" if c.angle else (f"auto {360 / auto:g}°" if auto else "auto")
+            jumbles = ", jumbles" if self.design.jumbles(c) else ""
+            painter.drawText(QPointF(at.x() + 4, at.y() - 4), f"{names[c.id]} ({steps}{jumbles})")
+        if self.design.jumble is not None:
+            text = {"cut": "Jumbling: every turn cuts", "block": "Jumbling: pieces as drawn, blocked while they straddle"}
+            state = f" — the cuts do not close up ({len(self._limit.closure.circles)} circles)" if self._limit else ""
+            painter.drawText(QPointF(8, 16), text[self.design.jumble] + state)
         painter.restore()
 
     # -- tools -------------------------------------------------------------------
@@ -475,6 +567,10 @@ class CirclesDesigner(Designer):
             return self._cycle_steps(px, py, "shift" in self._modifiers)
         if tool == "complete":
             return self._complete()
+        if tool == "jumble":
+            modes = (None, *JUMBLE_MODES)
+            self._edit_jumble(modes[(modes.index(self.design.jumble) + 1) % len(modes)])
+            return True
         if tool in ("paint", "erase"):
             return self._colour(px, py, tool == "paint")
         return False
@@ -529,7 +625,7 @@ class CirclesDesigner(Designer):
         if automatic:
             if circle.steps is None:
                 return False
-            self._replace(circle, steps=None)
+            self._replace(circle, steps=None, turns=None)
             return True
         finest = self._auto_steps.get(circle.id) or self.design.steps(replace(circle, steps=None))
         options = sorted(set(STEP_CHOICES) | ({finest} if finest > 1 else set()))
@@ -537,7 +633,7 @@ class CirclesDesigner(Designer):
             steps = finest if finest > 1 else options[0]
         else:
             steps = next((k for k in options if k > circle.steps), options[0])
-        self._replace(circle, steps=steps)
+        self._replace(circle, steps=steps, turns=None)
         return True
 
     def _complete(self) -> bool:
@@ -564,6 +660,6 @@ class CirclesDesigner(Designer):
         elif colours.pop(region.id, None) is None:
             return False
         box = self.box  # colours do not move the geometry: keep the frame, so the next click lands where aimed
-        self._set(Design(list(self.design.circles), colours, palette, self.design.grid))
+        self._set(Design(list(self.design.circles), colours, palette, self.design.grid, self.design.jumble))
         self.box = box
         return True

@@ -31,6 +31,11 @@ def gesture(qtbot, panel, tool: str, start: tuple[float, float], end: tuple[floa
 def design_two_disks(qtbot, window) -> None:
     """Two turning disks (radius 4, centres 6 apart), half turns, cuts completed, five regions coloured."""
     window.document.new_design(get_plugin_host().geometry("circles"))
+    draw_two_disks(qtbot, window)
+
+
+def draw_two_disks(qtbot, window) -> None:
+    """:func:`design_two_disks` on the empty circle design already open."""
     fields = window.fields_tab.design
     window.tabs.setCurrentWidget(window.fields_tab)
     gesture(qtbot, fields, "turn", (-3, 0), (1, 0))

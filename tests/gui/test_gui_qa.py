@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import REPO, cube, wait_idle
+from conftest import PATIENCE_MS, REPO, cube, wait_idle
 from PyQt6.QtCore import QPoint, Qt
 from test_gui_design import gesture
 
@@ -72,20 +72,21 @@ def test_progress_bar_is_busy_until_the_job_reports(qtbot):
     bar = TaskBar()
     qtbot.addWidget(bar)
     go_on = threading.Event()
-    reported = threading.Event()
+    finish = threading.Event()
 
     def job(progress, cancel):
-        go_on.wait(5)
+        go_on.wait(PATIENCE_MS / 1000)
         progress(0.5, "half")
-        reported.set()
-        go_on.wait(5)
+        finish.wait(PATIENCE_MS / 1000)  # the job ends only once the test saw the half-full bar
         return 1
 
     bar.start("Working", job, lambda result: None, lambda message: None)
     assert bar.bar.maximum() == 0  # Qt's busy indicator, not an empty bar
     go_on.set()
-    qtbot.waitUntil(lambda: bar.bar.maximum() == PROGRESS_STEPS and bar.bar.value() == PROGRESS_STEPS // 2, timeout=5000)
-    qtbot.waitUntil(lambda: not bar.busy, timeout=5000)
+    qtbot.waitUntil(lambda: bar.bar.maximum() == PROGRESS_STEPS and bar.bar.value() == PROGRESS_STEPS // 2,
+                    timeout=PATIENCE_MS)
+    finish.set()
+    qtbot.waitUntil(lambda: not bar.busy, timeout=PATIENCE_MS)
 
 
 def test_keys_of_blocked_moves_are_disabled_with_the_reason(qtbot, window):
@@ -214,7 +215,7 @@ def test_cell_picking_canvases_do_not_highlight_the_circle_a_click_would_turn(qt
                                      (window.play_tab, window.play_tab.canvas, False)):
         window.tabs.setCurrentWidget(tab)
         qtbot.mouseMove(canvas, QPoint(canvas.width() // 3, canvas.height() // 2))
-        qtbot.waitUntil(lambda: canvas._hover is not None, timeout=2000)
+        qtbot.waitUntil(lambda: canvas._hover is not None, timeout=PATIENCE_MS)
         assert (canvas.options().hover is None) == picks_cells
 
 

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import cube, wait_idle
+from conftest import PATIENCE_MS, cube, wait_idle
 from PyQt6.QtCore import Qt
 
 from hlavolamy.core.state import State
 
 pytestmark = pytest.mark.gui
-SOLVE_TIMEOUT_MS = 90_000
-"""Generous: the first solve of a puzzle builds the solver's tables, on a machine shared by many jobs."""
 
 
 def solve_now(qtbot, window) -> None:
     page = window.play_tab.solve_page
     qtbot.mouseClick(page.solve_button, Qt.MouseButton.LeftButton)
-    wait_idle(qtbot, window, SOLVE_TIMEOUT_MS)
+    wait_idle(qtbot, window)
     assert page.player is not None, window.messages
 
 
@@ -56,7 +54,7 @@ def test_apply_all_and_the_animation(qtbot, window):
     page = window.play_tab.solve_page
     page.timer.setInterval(1)
     qtbot.mouseClick(page.animate_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not page.timer.isActive(), timeout=5000)
+    qtbot.waitUntil(lambda: not page.timer.isActive(), timeout=PATIENCE_MS)
     assert window.document.state.is_solved()
     window.document.set_state(start, "Set position again")
     assert page.player is not None and page.player.index == 0  # the start of the path: stepping resumes

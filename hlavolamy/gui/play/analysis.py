@@ -29,7 +29,14 @@ MAX_INFO_COLUMN = 72
 """Widest a Length, Cells or Kind column of the macro list gets (pixels) in the narrow side panel."""
 
 
-INDEPENDENT_KEY = "gui.independent_moves"
+@dataclass
+class PlayCache:
+    """What the Play tab computed for a puzzle (``puzzle.layer_cache(PlayCache)``)."""
+
+    independent: list[dict[str, Any]] | None = None
+    """:func:`independent_macros`."""
+
+
 ANALYSIS_SHARE = 0.8
 """Part of the progress bar the structure analysis fills; independent moves fill the rest."""
 
@@ -52,13 +59,14 @@ def independent_macros(puzzle: Puzzle, cancel: CancelToken) -> list[dict[str, An
     """Independent moves in the 3-cycle list's shape (cached on the puzzle like the analysis)."""
     from hlavolamy.analysis.independent import independent_moves
 
-    if INDEPENDENT_KEY not in puzzle.cache:
-        puzzle.cache[INDEPENDENT_KEY] = [
+    cache = puzzle.layer_cache(PlayCache)
+    if cache.independent is None:
+        cache.independent = [
             {"moves": puzzle.format(m.turns), "cells": list(m.cells), "kind": "independent move",
              "orbit": ", ".join(map(str, m.orbits)), "length": puzzle.length(m.turns)}
             for m in independent_moves(puzzle, cancel=cancel)
         ]
-    return puzzle.cache[INDEPENDENT_KEY]
+    return cache.independent
 
 
 def run_analysis(puzzle: Puzzle, progress: ProgressCallback, cancel: CancelToken) -> AnalysisResult:
@@ -153,7 +161,7 @@ class AnalysisPage(QWidget):
                           on_failure=lambda message: self.summary.setText(f"Analysis failed: {message}"))
 
     def show_cached(self) -> bool:
-        """Show an analysis another job (a solve) already left in ``puzzle.cache``, without a new press.
+        """Show an analysis another job (a solve) already left on the puzzle, without a new press.
 
         True when a result is on the page afterwards.
         """
@@ -165,9 +173,9 @@ class AnalysisPage(QWidget):
         analysis = cached_analysis(puzzle)
         if analysis is None:
             return False
-        self.show_result(puzzle, AnalysisResult(analysis, analysis.to_json(), puzzle.cache.get(INDEPENDENT_KEY, [])),
+        self.show_result(puzzle, AnalysisResult(analysis, analysis.to_json(), puzzle.layer_cache(PlayCache).independent or []),
                          "Analysis shown from the solver's results")
-        if analysis.three_cycles is None or INDEPENDENT_KEY not in puzzle.cache:
+        if analysis.three_cycles is None or puzzle.layer_cache(PlayCache).independent is None:
             self.summary.setText(f"{self.summary.text()} (Analyse lists all 3-cycles and independent moves)")
         return True
 

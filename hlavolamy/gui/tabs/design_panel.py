@@ -20,6 +20,7 @@ from hlavolamy.plugins.hookspecs import Designer, Tool
 if TYPE_CHECKING:
     from hlavolamy.gui.window import MainWindow
 
+NOT_A_PUZZLE = "Not a puzzle yet: "
 COLOUR_TOOL_WORDS = ("colour", "color", "paint", "fill")
 MOVE_TOOL_WORDS = ("angle", "step", "move", "name")
 
@@ -46,10 +47,13 @@ def is_field_tool(tool: Tool) -> bool:
 class DesignPanel(QWidget):
     """Exclusive tool buttons above a :class:`DesignCanvas`."""
 
-    def __init__(self, app: MainWindow, wanted: Callable[[Tool], bool] = lambda tool: True):
+    def __init__(self, app: MainWindow, wanted: Callable[[Tool], bool] = lambda tool: True, *,
+                 says_why_not_a_puzzle: bool = True):
         super().__init__()
         self.app = app
         self.wanted = wanted
+        self.says_why_not_a_puzzle = says_why_not_a_puzzle
+        """Post "Not a puzzle yet: ..." in the status bar; False where the tab shows it under the drawing."""
         self.toolbar = QToolBar()
         self.group = QActionGroup(self)
         self.group.setExclusive(True)
@@ -106,5 +110,7 @@ class DesignPanel(QWidget):
     def _edited(self, text: str) -> None:
         self.app.document.design_edited(text)
         error = self.app.document.snap.design_error
-        if error:
-            self.app.status(f"Not a puzzle yet: {error}")
+        if error and self.says_why_not_a_puzzle:
+            self.app.status(f"{NOT_A_PUZZLE}{error}")
+        elif not error and self.app.statusBar().currentMessage().startswith(NOT_A_PUZZLE):
+            self.app.statusBar().clearMessage()  # it is a puzzle now: the old reason would mislead

@@ -22,7 +22,7 @@ class FieldsTab(QWidget):
     def __init__(self, app: MainWindow):
         super().__init__()
         self.app = app
-        self.design = DesignPanel(app, is_field_tool)
+        self.design = DesignPanel(app, is_field_tool, says_why_not_a_puzzle=False)  # design_status says it
         self.design_status = QLabel()
         self.design_status.setWordWrap(True)
         design_page = QWidget()

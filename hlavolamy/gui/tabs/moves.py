@@ -119,6 +119,10 @@ class MovesTab(QWidget):
         circle_form.addRow(self.circle_label)
         circle_form.addRow("Name", self.move_name)
         circle_form.addRow("Steps k", self.steps)
+        self.angle = QLineEdit()
+        self.angle.setPlaceholderText("or an angle: 144, 360/2.5, 360/7")
+        self.angle.setToolTip("Any angle in degrees (a rational part of a full turn); it replaces the steps when given")
+        circle_form.addRow("Angle °", self.angle)
         circle_form.addRow(apply)
         left_layout.addWidget(self.circle_group)
 
@@ -172,6 +176,8 @@ class MovesTab(QWidget):
         self.app.status(f"Picked circle {circle_id}" + (f" (move {name})" if name else ""))
         self.move_name.setText(data.get("name") or "")
         self.steps.setValue(int(data.get("steps") or 0))
+        steps, turns = data.get("steps"), data.get("turns") or 1
+        self.angle.setText(f"{360 * turns / steps:.6g}" if steps and turns != 1 else "")
 
     def apply_circle_move(self) -> None:
         """Name and angle of the picked circle's move, as one undo step."""
@@ -181,7 +187,11 @@ class MovesTab(QWidget):
         before = designer.data()
         try:
             designer.rename_move(self.circle_id, self.move_name.text().strip() or None)
-            designer.set_steps(self.circle_id, self.steps.value() or None)
+            angle = self.angle.text().strip()
+            if angle and hasattr(designer, "set_angle"):
+                designer.set_angle(self.circle_id, angle)
+            else:
+                designer.set_steps(self.circle_id, self.steps.value() or None)
         except PuzzleError:
             designer.set_data(before)
             raise

@@ -30,6 +30,7 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import StrategyFailed
+from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.macros.greedy import (
     ALL_CANDIDATES,
     MAX_CANDIDATES,
@@ -78,11 +79,11 @@ class Plan:
 def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> Plan:
     """Group cells, find macros and build conjugate tables (cached on the puzzle)."""
     key = "solve.plan"
-    if key in puzzle.cache:
-        return puzzle.cache[key]
+    if solve_cache(puzzle).plan is not None:
+        return solve_cache(puzzle).plan
     shared = _BY_MOVES.get(moves_key(puzzle)) or from_disk(puzzle, key, allowed=(Plan, GroupTable, Turn), expect=Plan)
     if shared is not None:
-        puzzle.cache[key] = shared
+        solve_cache(puzzle).plan = shared
         remember_recent(_BY_MOVES, moves_key(puzzle), shared, keep=2)
         return shared
     group_of, _ = cell_groups(puzzle)
@@ -103,7 +104,7 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
             frozen.append(cells)
         report(progress, (g + 1) / len(groups), f"set-ups for group {g + 1} of {len(groups)}")
     result = Plan(groups, tables, np.concatenate(frozen) if frozen else np.zeros(0, dtype=np.int64))
-    puzzle.cache[key] = result
+    solve_cache(puzzle).plan = result
     remember_recent(_BY_MOVES, moves_key(puzzle), result, keep=2)
     to_disk(puzzle, key, result)
     return result

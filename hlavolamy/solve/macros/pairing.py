@@ -20,6 +20,7 @@ from hlavolamy.analysis.memo import from_disk, moves_key, to_disk
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
+from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.macros.decompose import Plan, plan
 from hlavolamy.solve.macros.greedy import (
     ALL_CANDIDATES,
@@ -35,13 +36,13 @@ _BY_MOVES: dict[str, Plan] = {}
 
 def paired_plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: object = None) -> Plan:
     """:func:`~hlavolamy.solve.macros.decompose.plan` with groups joined in pairs where a joining macro is cheaper."""
-    if _KEY in puzzle.cache:
-        return puzzle.cache[_KEY]
+    if solve_cache(puzzle).paired_plan is not None:
+        return solve_cache(puzzle).paired_plan
     found = _BY_MOVES.get(moves_key(puzzle)) or from_disk(puzzle, _KEY, allowed=(Plan, GroupTable, Turn), expect=Plan)
     if found is None:
         found = _pair(puzzle, plan(puzzle, cancel=cancel), cancel)
         to_disk(puzzle, _KEY, found)
-    puzzle.cache[_KEY] = found
+    solve_cache(puzzle).paired_plan = found
     remember_recent(_BY_MOVES, moves_key(puzzle), found, keep=2)
     return found
 

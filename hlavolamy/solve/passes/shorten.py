@@ -28,7 +28,7 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, expand
 from hlavolamy.solve.passes.simplify import simplify
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Pass, register_pass
+from hlavolamy.solve.registry import Context, Pass
 from hlavolamy.solve.strategies.beam import Ball, ball, row_hashes
 from hlavolamy.solve.tables.steps import Steps, step_automaton
 
@@ -245,5 +245,5 @@ def _shortcut(problem: Problem, turns: list[Turn], context: Context) -> list[Tur
     return shortcut(problem, turns, context=context)
 
 
-register_pass(Pass("windows", _improve))
-register_pass(Pass("shortcuts", _shortcut))
+WINDOWS = Pass("windows", _improve)
+SHORTCUTS = Pass("shortcuts", _shortcut)

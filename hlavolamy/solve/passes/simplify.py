@@ -14,20 +14,21 @@ import numpy as np
 
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, reduce_power
+from hlavolamy.solve.caches import solve_cache
 
 
 def commuting_moves(puzzle: Puzzle) -> dict[str, frozenset[str]]:
     """For each move, the other moves whose permutations commute with it (cached on the puzzle)."""
-    key = "solve.commuting"
-    if key not in puzzle.cache:
+    cache = solve_cache(puzzle)
+    if cache.commuting is None:
         names = list(puzzle.moves)
         perms = [puzzle.moves[n] for n in names]
         table: dict[str, frozenset[str]] = {}
         for i, a in enumerate(names):
             pa = perms[i]
             table[a] = frozenset(b for j, b in enumerate(names) if j != i and np.array_equal(pa[perms[j]], perms[j][pa]))
-        puzzle.cache[key] = table
-    return puzzle.cache[key]
+        cache.commuting = table
+    return cache.commuting
 
 
 def simplify(puzzle: Puzzle, turns: Sequence[Turn]) -> list[Turn]:

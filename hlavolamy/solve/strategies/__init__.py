@@ -1,8 +1,11 @@
-"""The built-in strategies, one module each; importing this package registers them all.
+"""The built-in strategies, one module each.
 
-Every strategy is a record in :mod:`~hlavolamy.solve.registry`, registered by
-its own module (the list below), so a new built-in strategy is one module plus
-one line here; :mod:`~hlavolamy.solve.auto` composes them.
+Every strategy is a record (:class:`~hlavolamy.solve.registry.Strategy`) that
+its module defines as ``STRATEGY`` on its last line; the built-in plugin
+:mod:`~hlavolamy.solve.builtin` finds them in this package and hands them to
+the registry through the same hook a third-party plugin implements, so a new
+built-in strategy is one module plus one line here; :mod:`~hlavolamy.solve.auto`
+composes them.
 
 * ``commutators`` — :mod:`~hlavolamy.solve.strategies.commutators` (phase 0, then
   conjugated macros group by group); the one strategy for the orbit modes.
@@ -34,8 +37,7 @@ one line here; :mod:`~hlavolamy.solve.auto` composes them.
   blockings (bandaged, shape-shifting), legal moves only, along the shape graph.
 """
 
-from hlavolamy.solve.passes import shorten  # noqa: F401  (registers the shortening passes)
-from hlavolamy.solve.strategies import (  # noqa: F401  (importing each registers its strategy)
+from hlavolamy.solve.strategies import (  # noqa: F401  (every built-in strategy module, for hlavolamy.solve.builtin)
     beam,
     blocked,
     chain,

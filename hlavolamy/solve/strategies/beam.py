@@ -29,7 +29,7 @@ from hlavolamy.analysis.memo import memo
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Strategy, register
+from hlavolamy.solve.registry import Strategy
 from hlavolamy.solve.strategies.search import SearchFailed
 from hlavolamy.solve.tables.pdb import patterns
 from hlavolamy.solve.tables.steps import step_automaton, step_path
@@ -342,7 +342,7 @@ def beam_feasible(problem: Problem) -> bool:
             and len(step_automaton(puzzle).turns) <= MAX_STEPS)
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "beam", "a wide beam scored by pattern databases, met by a ball around the goal: big groups with long macros",
     lambda problem, context: beam(problem, cancel=context.cancel, progress=context.progress),
-    applies=lambda problem, context: beam_feasible(problem)))
+    applies=lambda problem, context: beam_feasible(problem))

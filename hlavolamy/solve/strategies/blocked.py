@@ -46,9 +46,10 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn, invert
 from hlavolamy.errors import Cancelled, HlavolamyError, UnreachableError
+from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.pipeline import run_pipeline
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Strategy, register
+from hlavolamy.solve.registry import Context, Strategy
 
 SEARCH_NODES = 60_000
 """Node budget of the IDA* improvement search after a two-phase solution."""
@@ -237,12 +238,12 @@ def _require_member(stab: Stabiliser, perm: np.ndarray) -> None:
 
 def macro_puzzle(puzzle: Puzzle, stab: Stabiliser) -> Puzzle:
     """The derived puzzle whose generators ``H0, H1, ...`` are the stabiliser's macros (cached)."""
-    key = "blocking.macro_puzzle"
-    if key not in puzzle.cache:
+    cache = solve_cache(puzzle)
+    if cache.macro_puzzle is None:
         moves = {f"H{k}": m.perm for k, m in enumerate(stab.generators)}
-        puzzle.cache[key] = Puzzle(puzzle.colours, moves, name=f"{puzzle.name} (home-shape group)",
-                                   palette=puzzle.palette)
-    return puzzle.cache[key]
+        cache.macro_puzzle = Puzzle(puzzle.colours, moves, name=f"{puzzle.name} (home-shape group)",
+                                    palette=puzzle.palette)
+    return cache.macro_puzzle
 
 
 def expand_macros(puzzle: Puzzle, stab: Stabiliser, turns: list[Turn]) -> list[Turn]:
@@ -284,18 +285,19 @@ class PositionTable:
 
 def position_table(puzzle: Puzzle, *, max_states: int = MAX_STATES, cancel: CancelToken | None = None) -> PositionTable | None:
     """The table of all positions when there are at most ``max_states`` (cached), else None."""
-    key = "blocking.position_table"
-    if key not in puzzle.cache:
+    cache = solve_cache(puzzle)
+    if not cache.position_table_searched:
         parents, complete = breadth_first(puzzle, max_states=max_states, cancel=cancel)
-        puzzle.cache[key] = PositionTable(puzzle, parents) if complete else None
-    return puzzle.cache[key]
+        cache.position_table = PositionTable(puzzle, parents) if complete else None
+        cache.position_table_searched = True
+    return cache.position_table
 
 
 # -- IDA* over positions ------------------------------------------------------------------------
 def cell_distances(puzzle: Puzzle) -> np.ndarray:
     """``d[i, j]``: fewest single steps that carry a cell from position ``i`` to ``j``, ignoring blockings."""
-    key = "blocking.cell_distances"
-    if key not in puzzle.cache:
+    cache = solve_cache(puzzle)
+    if cache.cell_distances is None:
         n = puzzle.n_cells
         # Content at position m[i] moves to position i: an edge m[i] -> i for every step.
         steps = [puzzle.turn_perm(Turn(name, s)) for name in puzzle.moves for s in (1, -1)]
@@ -312,8 +314,8 @@ def cell_distances(puzzle: Puzzle) -> np.ndarray:
                 break
             dist[new] = d
             reach = grown
-        puzzle.cache[key] = dist
-    return puzzle.cache[key]
+        cache.cell_distances = dist
+    return cache.cell_distances
 
 
 def search_positions(puzzle: Puzzle, graph: ShapeGraph, perm: np.ndarray, *, bound: int, max_nodes: int,
@@ -380,5 +382,5 @@ def _inverse_steps(space: ShapeSpace) -> list[int]:
     return [where.get((t.move, -t.power), j) for j, t in enumerate(space.steps)]
 
 
-register(Strategy("blocked", "puzzles with blockings: the shape home along the shape graph, then the home-shape "
-                  "group, legal moves only", _solve_blocked, applies=lambda problem, context: bool(problem.puzzle.blockings)))
+STRATEGY = Strategy("blocked", "puzzles with blockings: the shape home along the shape graph, then the home-shape "
+                    "group, legal moves only", _solve_blocked, applies=lambda problem, context: bool(problem.puzzle.blockings))

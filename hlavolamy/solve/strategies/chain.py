@@ -7,7 +7,7 @@ conjugated macros get stuck.
 from __future__ import annotations
 
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Strategy, register
+from hlavolamy.solve.registry import Context, Strategy
 from hlavolamy.solve.tables.chain import chain_solve
 
 
@@ -18,5 +18,5 @@ def _solve_by_chain(problem: Problem, context: Context) -> None:
     problem.play(chain_solve(problem.puzzle, problem.labels, cancel=context.cancel, progress=context.progress))
 
 
-register(Strategy("chain", "a stabiliser chain with short words (Minkwitz): complete for groups it can hold",
-                  _solve_by_chain))
+STRATEGY = Strategy("chain", "a stabiliser chain with short words (Minkwitz): complete for groups it can hold",
+                    _solve_by_chain)

@@ -26,7 +26,7 @@ from hlavolamy.solve.macros.decompose import (
 )
 from hlavolamy.solve.macros.greedy import solve_group
 from hlavolamy.solve.problem import OverBudget, Problem
-from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed, register
+from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed
 from hlavolamy.solve.tables.quotient import QuotientTooBig, bfs_quotient
 
 
@@ -123,7 +123,7 @@ def _orbit(problem: Problem, context: Context, *, keep: bool) -> None:
         raise UnreachableError(f"this orbit cannot be solved {how}: {exc}") from None
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "commutators",
     "phase 0 by plain moves, then conjugated macros (3-cycles, twists) group by group",
-    solve_by_commutators, modes=MODES))
+    solve_by_commutators, modes=MODES)

@@ -25,7 +25,7 @@ import numpy as np
 from hlavolamy.solve.macros.decompose import Plan, plan
 from hlavolamy.solve.macros.insert import insert_group
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Strategy, StrategyFailed, register
+from hlavolamy.solve.registry import Context, Strategy, StrategyFailed
 from hlavolamy.solve.tables.chain import build_chain, chain_solve, shortest_sifts
 
 HEADS = 32
@@ -107,5 +107,5 @@ def _finish(problem: Problem, decomposition: Plan, groups: list[int], context: C
         problem.play(chain_solve(problem.puzzle, problem.labels, cancel=context.cancel))
 
 
-register(Strategy("handover", "the chain's first levels, then each group left over by inserted macros",
-                  solve_by_handover))
+STRATEGY = Strategy("handover", "the chain's first levels, then each group left over by inserted macros",
+                    solve_by_handover)

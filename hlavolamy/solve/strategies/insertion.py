@@ -38,7 +38,7 @@ from hlavolamy.solve.macros.insert import (
 from hlavolamy.solve.macros.opening import SHARE, opening_table
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import OverBudget, Problem
-from hlavolamy.solve.registry import Context, Strategy, register
+from hlavolamy.solve.registry import Context, Strategy
 from hlavolamy.solve.strategies.commutators import solve_whole
 
 BEAM_WORK = 20_000_000
@@ -197,5 +197,5 @@ def solve_by_insertion(problem: Problem, context: Context) -> None:
     solve_whole(problem, context, beam_group, paired_plan, open_cheaply)
 
 
-register(Strategy("insertion", "phase 0, then each group's macros inserted where the solution so far "
-                  "sets them up best", solve_by_insertion))
+STRATEGY = Strategy("insertion", "phase 0, then each group's macros inserted where the solution so far "
+                    "sets them up best", solve_by_insertion)

@@ -48,7 +48,7 @@ from hlavolamy.core.progress import CancelToken, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Strategy, register
+from hlavolamy.solve.registry import Context, Strategy
 from hlavolamy.solve.strategies.insertion import solve_by_insertion
 from hlavolamy.solve.strategies.optimal import shortest_paths
 from hlavolamy.solve.strategies.phases import (
@@ -417,7 +417,7 @@ def beam_path(labels: np.ndarray, phase: _Phase, steps: Steps, done: Callable[[n
     raise MultiphaseFailed(f"the beam found no way within {MAX_DEPTH} steps")
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "multiphase", "a chain of subgroups found from the moves (squares of some), one search per step",
     solve_multiphase,
-    applies=lambda problem, context: problem.care is None and multiphase_feasible(problem.puzzle)))
+    applies=lambda problem, context: problem.care is None and multiphase_feasible(problem.puzzle))

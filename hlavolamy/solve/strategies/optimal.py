@@ -37,7 +37,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Strategy, register
+from hlavolamy.solve.registry import Strategy
 from hlavolamy.solve.strategies.search import SearchFailed
 from hlavolamy.solve.tables import pdb
 from hlavolamy.solve.tables.pdb import Pattern, patterns
@@ -264,7 +264,7 @@ def _merge_duplicates(rows, ranks, state, parent, step):
     return rows[keep], ranks[:, keep], state[keep], parent[keep], step[keep]
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "optimal", "IDA* with pattern databases: shortest answers for groups up to ~1e10 positions",
     lambda problem, context: optimal(problem, cancel=context.cancel, progress=context.progress),
-    applies=lambda problem, context: optimal_feasible(problem)))
+    applies=lambda problem, context: optimal_feasible(problem))

@@ -46,7 +46,7 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Strategy, register
+from hlavolamy.solve.registry import Strategy
 from hlavolamy.solve.strategies import twophase
 from hlavolamy.solve.strategies.search import SearchFailed
 from hlavolamy.solve.tables import pdb
@@ -372,7 +372,7 @@ def outer_turn(turn: Turn) -> Turn:
     return turn
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "phases", "two IDA* searches through a subgroup found from the moves (some moves, squares of the others)",
     lambda problem, context: solve_phases(problem, cancel=context.cancel, progress=context.progress),
-    applies=lambda problem, context: problem.care is None and phases_feasible(problem.puzzle, context.cancel)))
+    applies=lambda problem, context: problem.care is None and phases_feasible(problem.puzzle, context.cancel))

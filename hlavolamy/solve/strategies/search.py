@@ -17,8 +17,9 @@ from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import StrategyFailed
+from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Strategy, register
+from hlavolamy.solve.registry import Strategy
 
 MAX_ORDER = 500_000
 """Largest group order for which ``auto`` picks the search."""
@@ -33,8 +34,8 @@ class SearchFailed(StrategyFailed):
 
 def search_feasible(puzzle: Puzzle) -> bool:
     """Small enough for a shortest-solution search: few moved cells and a small exact group order."""
-    key = "solve.search_feasible"
-    if key not in puzzle.cache:
+    cache = solve_cache(puzzle)
+    if cache.search_feasible is None:
         from hlavolamy.analysis.blocks import pieces
         from hlavolamy.analysis.membership import group_order
 
@@ -43,8 +44,8 @@ def search_feasible(puzzle: Puzzle) -> bool:
         if moved <= _MAX_CELLS:
             order = group_order(puzzle)
             feasible = order.exact and order.value <= MAX_ORDER
-        puzzle.cache[key] = feasible
-    return puzzle.cache[key]
+        cache.search_feasible = feasible
+    return cache.search_feasible
 
 
 class _Side:
@@ -111,7 +112,7 @@ def _expand(side: _Side, other: _Side, step: list[np.ndarray], cancel: CancelTok
     return None
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "search", "bidirectional breadth-first search: shortest answers for small groups",
     lambda problem, context: search(problem, cancel=context.cancel, progress=context.progress),
-    applies=lambda problem, context: search_feasible(problem.puzzle)))
+    applies=lambda problem, context: search_feasible(problem.puzzle))

@@ -32,7 +32,7 @@ from hlavolamy.core.turns import Turn
 from hlavolamy.solve.macros.decompose import Plan, Stuck, solve_decomposed
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.registry import Context, Strategy, StrategyFailed, register
+from hlavolamy.solve.registry import Context, Strategy, StrategyFailed
 from hlavolamy.solve.strategies.beam import MAX_CELLS, MAX_STEPS, beam
 from hlavolamy.solve.strategies.insertion import (
     beam_group,
@@ -178,8 +178,8 @@ def search_first_applies(problem: Problem, context: Context) -> bool:
             and len(step_automaton(problem.puzzle).turns) <= MAX_STEPS)
 
 
-register(Strategy(
+STRATEGY = Strategy(
     "search-first", "the group dearest to solve by macros first by a beam over plain moves, then insertion",
-    solve_search_first, applies=search_first_applies))
+    solve_search_first, applies=search_first_applies)
 
 __all__ = ["ring_problem", "ring_puzzle", "searched_group", "solve_search_first"]

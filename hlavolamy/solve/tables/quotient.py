@@ -24,6 +24,7 @@ from hlavolamy.analysis.invariants import CELL_PARITY, invariants, vectors
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, reduce_power
+from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.problem import Problem
 
 MAX_NODES = 300_000
@@ -244,15 +245,15 @@ def quotient_puzzle(puzzle: Puzzle, frozen: np.ndarray, vector: bool = True) -> 
     Without ``vector``, on the frozen cells only. None when that is nothing.
     Cached on ``puzzle``, so the chain built for it is found again.
     """
-    key = f"solve.quotient_puzzle.{vector}.{hash(frozen.tobytes())}"
-    if key not in puzzle.cache:
+    key, held = (vector, frozen.tobytes()), solve_cache(puzzle).quotients
+    if key not in held:
         vecs = turn_vectors(puzzle, [Turn(name, 1) for name in puzzle.moves])
         if not vector:
             vecs = vecs[:, :0]
         moves = {name: _on_quotient(puzzle, frozen, move, vec) for (name, move), vec in zip(puzzle.moves.items(), vecs)}
         n = frozen.size + (int(moduli(puzzle).sum()) if vector else 0)
-        puzzle.cache[key] = Puzzle([str(i) for i in range(n)], moves, name=f"{puzzle.name} (quotient)") if n else None
-    return puzzle.cache[key]
+        held[key] = Puzzle([str(i) for i in range(n)], moves, name=f"{puzzle.name} (quotient)") if n else None
+    return held[key]
 
 
 def quotient_too_big(puzzle: Puzzle, frozen: np.ndarray, vector: bool) -> bool:

@@ -13,6 +13,7 @@ import numpy as np
 
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
+from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.passes.simplify import commuting_moves
 from hlavolamy.solve.tables.pdb import step_perms
 
@@ -32,11 +33,11 @@ class Steps:
 
 def step_automaton(puzzle: Puzzle) -> Steps:
     """Single steps (distinct permutations) and the pruning automaton (cached on the puzzle)."""
-    key = "solve.ida.steps"
-    if key not in puzzle.cache:
+    cache = solve_cache(puzzle)
+    if cache.steps is None:
         turns, perms = step_perms(puzzle)
-        puzzle.cache[key] = Steps(turns, perms, _automaton(puzzle, turns, perms))
-    return puzzle.cache[key]
+        cache.steps = Steps(turns, perms, _automaton(puzzle, turns, perms))
+    return cache.steps
 
 
 def _automaton(puzzle: Puzzle, turns: list[Turn], perms: np.ndarray) -> np.ndarray:
