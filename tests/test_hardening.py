@@ -21,7 +21,7 @@ from hlavolamy.core.limits import MAX_JSON_DEPTH, MAX_NESTING, MAX_TURNS, int_wi
 from hlavolamy.core.perm import as_perm
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble
-from hlavolamy.errors import Cancelled, FileFormatError, NotationError, PermutationError, PuzzleError
+from hlavolamy.errors import Cancelled, FileFormatError, NotationError, PermutationError
 
 REPO = Path(__file__).resolve().parents[1]
 RUBIK3 = str(REPO / "puzzles" / "rubik3.json")

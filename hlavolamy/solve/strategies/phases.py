@@ -14,12 +14,17 @@ both searches then stay small.
 
 Phase 1 ends at a coset of ``H`` only if the colouring tells the cosets
 apart; when it shows fewer states than ``[G:H]`` the choice is dropped, and
-a phase-2 search that finds nothing within its budget fails the strategy
-(the caller falls back to another one).
+a search that finds no answer within its budget fails the strategy (the
+caller falls back to another one).
+
+The first answer is not the last: :mod:`~hlavolamy.solve.strategies.twophase`
+goes on with every longer phase-1 answer, finished by a shorter phase 2,
+until a work budget is spent (Kociemba's trick), keeping the shortest total.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import dataclass
@@ -40,7 +45,7 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Strategy
-from hlavolamy.solve.strategies.optimal import shortest_paths
+from hlavolamy.solve.strategies import twophase
 from hlavolamy.solve.strategies.search import SearchFailed
 from hlavolamy.solve.tables import pdb
 from hlavolamy.solve.tables.pdb import Pattern, PatternTooBig
@@ -51,12 +56,10 @@ MAX_PHASE = 10**11
 MAX_ORDERS = 300
 """Most subgroup orders computed (each a Schreier-Sims) when choosing."""
 NODES = 4_000_000
-"""Nodes each phase may generate before the strategy gives up."""
-FIRST_PHASES = 4
-"""Shortest phase-1 answers (ending in different positions) each finished by phase 2; the shortest total wins..."""
-RIVAL_NODES = 200_000
-"""...each phase 2 searched within this many nodes (and no longer than the best so far beats); only when
-none finishes does the first get the whole :data:`NODES`."""
+"""Nodes both phases may generate for a first answer before the strategy gives up."""
+MORE_NODES = 8_000_000
+"""Nodes the continued search may spend after the first answer (:mod:`~hlavolamy.solve.strategies.twophase`):
+longer phase-1 answers finished by shorter phase 2s, the shortest total kept."""
 _SQUARED = "_sq"
 
 
@@ -269,36 +272,90 @@ def solve_phases(problem: Problem, *, cancel: CancelToken | None = None,
     tables = _tables(puzzle, subgroup(puzzle), cancel)
     if not problem.exact:
         problem.to_exact()
-    report(progress, 0.3, "phases: phase 1")
-    outer = step_automaton(puzzle)
-    firsts = shortest_paths(tables.colouring[problem.labels], tables.colouring, tables.first, outer,
-                            nodes=NODES, cancel=cancel, limit=FIRST_PHASES)
-    best: list[Turn] | None = None
-    for k, first in enumerate(firsts):  # quick tries first: some phase-1 answers leave an easy phase 2
-        report(progress, 0.4 + 0.5 * k / len(firsts), "phases: phase 2")
-        best = _shorter(problem, tables, [outer.turns[g] for g in first], best, RIVAL_NODES, cancel)
-    if best is None:
-        best = _shorter(problem, tables, [outer.turns[g] for g in firsts[0]], None, NODES, cancel)
-    if best is None:
+    found = twophase.continued_search(puzzle, problem.labels, _setup(puzzle, tables, cancel), first_nodes=NODES,
+                                      more_nodes=MORE_NODES, cancel=cancel, progress=progress)
+    if found is None:
         raise PhasesFailed(f"phase 2 found nothing within {NODES} nodes")
-    problem.play(best)
+    problem.play([outer_turn(t) for t in found])
 
 
-def _shorter(problem: Problem, tables: _Tables, first: list[Turn], best: list[Turn] | None, nodes: int,
-             cancel: CancelToken) -> list[Turn] | None:
-    """``first`` finished by phase 2 if that is shorter than ``best`` and found within ``nodes``; else ``best``."""
-    puzzle = problem.puzzle
-    inner = step_automaton(tables.inner)
-    middle = problem.labels[puzzle.perm_of(first)]
-    # each step costs at least 1: a phase 2 of more steps than this cannot beat the best so far
-    longest = None if best is None else puzzle.length(best) - puzzle.length(first) - 1
-    try:
-        second = shortest_paths(middle, np.arange(puzzle.n_cells), tables.second, inner, nodes=nodes,
-                                cancel=cancel, longest=longest)[0]
-    except SearchFailed:
-        return best
-    turns = first + [outer_turn(inner.turns[g]) for g in second]
-    return turns if best is None or puzzle.length(turns) < puzzle.length(best) else best
+def _setup(puzzle: Puzzle, tables: _Tables, cancel: CancelToken | None = None) -> twophase.TwoPhase:
+    """The continued search's steps and guides (cached per moves; the extra tables also on disk)."""
+    def extra() -> tuple[list[tuple[int, Pattern, np.ndarray]], list[np.ndarray], np.ndarray]:
+        joined = [(k, view, twophase.joined_distances(tables.first[k], view))
+                  for k, view in _coarse_views(puzzle, tables, cancel or CancelToken())]
+        weighted = [twophase.weighted_distances(p.table, p.off == 0, _inner_costs(puzzle, tables))
+                    for p in tables.second]
+        return joined, weighted, twophase.near_distances(_first_guides(tables, joined)[0])
+
+    def build() -> twophase.TwoPhase:
+        joined, weighted, near = on_disk(puzzle, "solve.phases.continued", extra, allowed=(Pattern, pdb.Form),
+                                         expect=tuple)
+        outer = step_automaton(puzzle)
+        first = _first_guides(tables, joined)
+        first[0] = dataclasses.replace(first[0], near=near)
+        second = [twophase.Guide(p, d) for p, d in zip(tables.second, weighted)]
+        inner, costs = step_automaton(tables.inner), _inner_costs(puzzle, tables)
+        return twophase.TwoPhase(outer, inner, tables.colouring, first, second, costs,
+                                 twophase.turn_facts(puzzle, outer, tables.colouring),
+                                 twophase.lengths_keep_parity(outer, inner, costs))
+    return memo(puzzle, "solve.phases.continued", build)
+
+
+def _first_guides(tables: _Tables, joined: list[tuple[int, Pattern, np.ndarray]]) -> list:
+    """Phase 1's guides: each colouring pattern, and each joined to a coarser view; biggest first."""
+    first = [twophase.Guide(p, p.distances(), tables.colouring) for p in tables.first]
+    first += [twophase.Joined(first[k], twophase.Guide(view, view.distances(), tables.colouring), dist)
+              for k, view, dist in joined]
+    inside = {k for k, _, _ in joined}  # a pattern joined to another guides no better alone
+    first = [g for k, g in enumerate(first) if k not in inside]
+    first.sort(key=lambda g: -g.dist.size)  # the biggest prunes most: the others see fewer pairs
+    return first
+
+
+def _inner_costs(puzzle: Puzzle, tables: _Tables) -> np.ndarray:
+    """What each step of phase 2 counts in the answer (a square: two quarter turns)."""
+    return twophase.step_costs(puzzle, [outer_turn(t) for t in step_automaton(tables.inner).turns])
+
+
+JOINED_STATES = 5_000_000
+"""Largest product of a phase-1 pattern and a coarser view of another orbit joined into one guide (a byte a
+state; its step table is the two tables', composed on the fly)."""
+
+
+def _coarse_views(puzzle: Puzzle, tables: _Tables, cancel: CancelToken) -> list[tuple[int, Pattern]]:
+    """Phase 1's stronger guides: (a phase-1 pattern, a coarser view of another piece orbit's colouring) to be
+    joined, when the product fits :data:`JOINED_STATES`. A coarser view splits the orbit's kinds of cells
+    into two sets; of views with as many states only the first is kept (on the 3x3x3 the two ways to mark
+    one facelet of every edge show the same).
+
+    On the 3x3x3: corner twists x slice edges (2,187 x 495; Kociemba's) and corner twists x edge flips
+    (2,187 x 2,048), beside the edge flips with the slice edges that the colouring already shows.
+    """
+    colouring = tables.colouring
+    perms = step_automaton(puzzle).perms
+    out = []
+    for po in pieces(puzzle).piece_orbits:
+        cells = po.cells.ravel()
+        shown = np.unique(colouring[cells])
+        partners = [k for k, p in enumerate(tables.first) if not np.isin(p.cells, cells).any()]
+        if shown.size < 3 or not partners or shown.size > 6:
+            continue
+        room = JOINED_STATES // min(tables.first[k].size for k in partners)
+        sizes = set()
+        for mask in range(1, 2 ** (shown.size - 1)):
+            classes = np.zeros(puzzle.n_cells, dtype=np.int64)
+            classes[shown] = [(mask >> i) & 1 for i in range(shown.size)]
+            try:
+                view = pdb.projection(f"phase 1: {shown.size} kinds of {cells.size} cells in two sets", puzzle,
+                                      cells, classes, colouring, perms, cancel=cancel, max_states=room)
+            except PatternTooBig:
+                continue
+            if view.size in sizes:
+                continue
+            sizes.add(view.size)
+            out += [(k, view) for k in partners if tables.first[k].size * view.size <= JOINED_STATES]
+    return out
 
 
 def outer_turn(turn: Turn) -> Turn:
