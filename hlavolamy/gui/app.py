@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -76,9 +76,13 @@ def run(puzzle: str | None = None, *, screenshot: str | None = None, staging: St
     if screenshot:
         with tempfile.TemporaryDirectory() as folder:
             window = MainWindow(QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat))
-            if puzzle:
-                window.open_file(puzzle)
-            return _screenshot(window, screenshot, staging)
+            try:
+                if puzzle:
+                    window.open_file(puzzle)
+                return _screenshot(window, screenshot, staging)
+            finally:  # a bad file's error must not leave the window to Python's collector (or a thread running)
+                window.tasks.shutdown()
+                window.deleteLater()
     install_excepthook()
     window = MainWindow(QSettings())
     window.show()

@@ -15,6 +15,7 @@ from hlavolamy.core.turns import Turn
 from hlavolamy.gui.canvas import ANIMATION_MS, HATCH_STEP
 from hlavolamy.gui.sequences import compact_text, smallest_period
 from hlavolamy.gui.window import MainWindow
+from hlavolamy.solve import Solution
 
 pytestmark = pytest.mark.gui
 
@@ -70,8 +71,7 @@ def test_stepping_a_solution_animates_each_step(qtbot, window):
     start = State.solved(window.document.puzzle).apply("R U")
     window.document.set_state(start, "Set position")
     window.play_tab.canvas.finish_animation()
-    page.show_solution(start, type("Solution", (), {"moves": [Turn("U", -1), Turn("R", -1)], "verified": True,
-                                                    "length": 2, "time": 0.0, "strategy": "test"})())
+    page.show_solution(start, Solution([Turn("U", -1), Turn("R", -1)], 2, 0.0, "test"))
     qtbot.mouseClick(page.forward_button, Qt.MouseButton.LeftButton)
     assert window.play_tab.canvas.animating
     qtbot.mouseClick(page.forward_button, Qt.MouseButton.LeftButton)  # never blocked by the running fade
