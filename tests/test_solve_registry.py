@@ -173,3 +173,23 @@ def test_cancelling_the_parent_stops_a_real_schreier_sims_in_the_child():
         with interruptible(child):
             group.schreier_sims()
     assert not group._transversals  # it stopped before finishing
+
+
+def test_interruptible_fires_again_when_foreign_code_swallows_the_first():
+    """An interruption delivered where Python drops it (a finaliser during garbage collection, a bare
+    ``except``) is followed by another while the block still runs."""
+    token = CancelToken()
+    threading.Timer(0.1, token.cancel).start()
+    swallowed = []
+    with pytest.raises(Cancelled, match="^cancelled$"):
+        with interruptible(token, poll=0.01):
+            while True:
+                try:
+                    sum(range(100))
+                except BaseException:  # noqa: BLE001 - foreign code that eats the first one
+                    if swallowed:
+                        raise
+                    swallowed.append(True)
+                except Exception:  # pragma: no cover - never: the interruption is not an Exception
+                    pass
+    assert swallowed == [True]

@@ -119,8 +119,16 @@ def report(progress: ProgressCallback | None, fraction: float, message: str = ""
         progress(min(max(fraction, 0.0), 1.0), message)
 
 
-class _Interrupted(Cancelled):
-    """Raised asynchronously inside foreign code by :func:`interruptible` (then replaced by the token's own)."""
+class _Interrupted(BaseException):
+    """Raised asynchronously inside foreign code by :func:`interruptible` (then replaced by the token's own).
+
+    A BaseException, like KeyboardInterrupt, so foreign code's ``except Exception`` does not swallow it.
+    """
+
+
+REFIRE_SECONDS = 0.5
+"""After firing, :func:`interruptible` fires again this often while the block still runs: an exception
+delivered where Python drops it (a finaliser, a weakref callback during garbage collection) is not the end."""
 
 
 @contextmanager
@@ -129,7 +137,8 @@ def interruptible(cancel: CancelToken | None, poll: float = 0.05) -> Iterator[No
 
     A watcher thread polls the token and, when it is cancelled or past its
     deadline, raises an exception in the calling thread at its next Python
-    instruction (``PyThreadState_SetAsyncExc``). Leaving the block stops the
+    instruction (``PyThreadState_SetAsyncExc``), and again every
+    :data:`REFIRE_SECONDS` while the block runs on. Leaving the block stops the
     watcher and drops an exception not yet delivered, so nothing fires later
     elsewhere; the caller then sees the token's own :class:`Cancelled`.
     """
@@ -141,13 +150,27 @@ def interruptible(cancel: CancelToken | None, poll: float = 0.05) -> Iterator[No
     lock, done, fired = threading.Lock(), threading.Event(), threading.Event()
 
     def watch() -> None:
+        last = None
         while not done.wait(poll):
-            if cancel.cancelled:
+            if cancel.cancelled and (last is None or time.monotonic() - last >= REFIRE_SECONDS):
                 with lock:
-                    if not done.is_set():
-                        ctypes.pythonapi.PyThreadState_SetAsyncExc(target, ctypes.py_object(_Interrupted))
-                        fired.set()
+                    if done.is_set():
+                        return
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(target, ctypes.py_object(_Interrupted))
+                    fired.set()
+                last = time.monotonic()
+
+    def stop() -> None:
+        """No more firing, a pending exception dropped; one delivered meanwhile is absorbed here."""
+        while True:
+            try:
+                with lock:
+                    done.set()
+                    if fired.is_set():
+                        ctypes.pythonapi.PyThreadState_SetAsyncExc(target, None)
                 return
+            except _Interrupted:
+                continue
 
     watcher = threading.Thread(target=watch, name="hlavolamy-interrupt", daemon=True)
     watcher.start()
@@ -156,10 +179,7 @@ def interruptible(cancel: CancelToken | None, poll: float = 0.05) -> Iterator[No
     except _Interrupted:
         pass
     finally:
-        with lock:
-            done.set()
-            if fired.is_set():
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(target, None)
+        stop()
         watcher.join()
     if fired.is_set():
         cancel.check()
