@@ -27,10 +27,12 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from math import prod
 
 import numpy as np
 
 from hlavolamy.analysis.independent import generators, short_words
+from hlavolamy.analysis.membership import random_bsgs, structural_order
 from hlavolamy.analysis.memo import memo, on_disk
 from hlavolamy.core.progress import CancelToken, ProgressCallback, Work, interruptible, report
 from hlavolamy.core.puzzle import Puzzle
@@ -43,6 +45,8 @@ MAX_MOVED_CELLS = 1500
 """Refuse before Schreier–Sims when the moves move more cells than this (sympy would take minutes)."""
 MAX_TABLE_BYTES = 400_000_000
 """Refuse chains whose tables (two permutations per entry) would need more memory than this."""
+_RANDOM_PATIENCE = (10, 30)
+"""Consecutive sifts to the identity asked of each randomized Schreier–Sims try before the deterministic one."""
 _SHORT_WORDS = 3000
 """Products of the generators sifted first: they give every level its shortest words."""
 _PREFIXES = 2000
@@ -330,7 +334,15 @@ def _sympy_group(puzzle: Puzzle):
 
 
 def _base_and_orbits(puzzle: Puzzle, preferred: list[int]) -> tuple[list[int], list[int]]:
-    """Schreier–Sims (sympy) with ``preferred`` as the base; points with a trivial basic orbit dropped."""
+    """Schreier–Sims (sympy) with ``preferred`` as the base; points with a trivial basic orbit dropped.
+
+    The basic orbits of a given base are the group's, whatever the strong
+    generators: randomized Schreier–Sims (seeded) finds them in a fraction
+    of the deterministic one's time (a 4x4x4: 0.13 s against 1.5 s of CPU; a
+    5x5x5: 0.5 s against 23 s), and reaching the structural upper bound of
+    the order proves its chain complete. Short of it, after
+    :data:`_RANDOM_PATIENCE` tries, the deterministic algorithm decides.
+    """
     from sympy.combinatorics.util import (
         _distribute_gens_by_base,
         _orbits_transversals_from_bsgs,
@@ -339,8 +351,17 @@ def _base_and_orbits(puzzle: Puzzle, preferred: list[int]) -> tuple[list[int], l
     group = _sympy_group(puzzle)
     if group is None:
         return [], []
-    base, strong = group.schreier_sims_incremental(base=preferred)
-    orbits, _ = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong), transversals_only=False)
+    bound, _ = structural_order(puzzle)
+    for patience in _RANDOM_PATIENCE:
+        base, strong = random_bsgs(group, preferred, patience)
+        orbits, _ = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong),
+                                                   transversals_only=False)
+        if prod(len(o) for o in orbits) == bound:
+            break
+    else:
+        base, strong = group.schreier_sims_incremental(base=preferred)
+        orbits, _ = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong),
+                                                   transversals_only=False)
     keep = [i for i, o in enumerate(orbits) if len(o) > 1]
     return [int(base[i]) for i in keep], [len(orbits[i]) for i in keep]
 
