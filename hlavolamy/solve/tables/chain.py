@@ -422,6 +422,7 @@ class _Minkwitz:
         self.rng = random.Random(0)
         self.limit = 0
         self.gen_perms = [np.asarray(chain.puzzle.turn_perm(t), dtype=np.intp) for t in chain.turns]
+        self.identity = np.arange(chain.puzzle.n_cells, dtype=np.intp)
 
     def fill(self, rounds: int) -> None:
         """Sift short generator words, then run rounds until the table is complete and ``rounds`` more."""
@@ -464,8 +465,11 @@ class _Minkwitz:
 
     def join(self, first: Word, second: Word) -> Word:
         """``first`` then ``second``, with the steps that cancel at the seam removed (both are reduced)."""
-        k = 0
-        while k < min(len(first), len(second)) and self.inv[first[-1 - k]] == second[k]:
+        inv = self.inv
+        if not first or not second or inv[first[-1]] != second[0]:
+            return first + second  # the usual case: nothing cancels
+        k, most = 1, min(len(first), len(second))
+        while k < most and inv[first[-1 - k]] == second[k]:
             k += 1
         return first[:len(first) - k] + second[k:]
 
@@ -496,17 +500,21 @@ class _Minkwitz:
         ``word`` must be freely reduced. Words longer than the current limit are
         dropped; the limit grows every round, so the table still completes.
         """
+        steps, limit, join = 0, self.limit, self.join  # the hot loop of the build: locals, one spend at the end
         for point, table in zip(self.chain.base, self.chain.levels):
-            if len(word) > self.limit or not word:
-                return
-            self.work.spend(self.step_units)
+            if len(word) > limit or not word:
+                break
+            steps += 1
             image = int(perm[point])
             entry = table.get(image)
             if entry is None or len(word) < len(entry.word):
-                table[image] = _Entry(perm, np.argsort(perm).astype(np.intp), word, self.invert(word))
+                inverse = np.empty_like(perm)
+                inverse[perm] = self.identity
+                table[image] = _Entry(perm, inverse, word, self.invert(word))
                 if entry is None:
-                    return
+                    break
                 perm, word = entry.perm, entry.word
-            entry = table[image]
+                entry = table[image]
             perm = entry.inverse[perm]
-            word = self.join(entry.inverse_word, word)
+            word = join(entry.inverse_word, word)
+        self.work.spend(steps * self.step_units)
