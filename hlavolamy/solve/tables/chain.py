@@ -352,16 +352,18 @@ def _base_and_orbits(puzzle: Puzzle, preferred: list[int]) -> tuple[list[int], l
     if group is None:
         return [], []
     bound, _ = structural_order(puzzle)
+    def basic_orbits(base: list[int], strong: list) -> list:
+        return _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong),
+                                              transversals_only=False)[0]
+
     for patience in _RANDOM_PATIENCE:
         base, strong = random_bsgs(group, preferred, patience)
-        orbits, _ = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong),
-                                                   transversals_only=False)
+        orbits = basic_orbits(base, strong)
         if prod(len(o) for o in orbits) == bound:
             break
     else:
         base, strong = group.schreier_sims_incremental(base=preferred)
-        orbits, _ = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong),
-                                                   transversals_only=False)
+        orbits = basic_orbits(base, strong)
     keep = [i for i, o in enumerate(orbits) if len(o) > 1]
     return [int(base[i]) for i in keep], [len(orbits[i]) for i in keep]
 
