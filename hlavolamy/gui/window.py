@@ -13,6 +13,7 @@ from PyQt6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, 
 
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import HlavolamyError
+from hlavolamy.gui.design_work import DesignWorkRunner
 from hlavolamy.gui.dialogs import NewPuzzleDialog
 from hlavolamy.gui.document import Document
 from hlavolamy.gui.errors import show_error
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
         self.document.design_changed.connect(self.colouring_tab.design_changed)
         self.document.design_changed.connect(self.moves_tab.design_changed)
         self.document.file_changed.connect(self._update_title)
+        self.design_work = DesignWorkRunner(self)
         self.resize(QSize(1200, 800))
         self._puzzle_changed()
         self._update_title()
