@@ -333,7 +333,8 @@ def _latency_row(name: str, puzzle: Puzzle, by_colours: bool, folder: Path, args
         done = subprocess.run(command, capture_output=True, text=True, check=False,
                               env={**os.environ, "HLAVOLAMY_CACHE_DIR": str(folder / "cache")},
                               timeout=limit + LATENCY_PATIENCE)
-        out = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 and done.stdout.strip() else None
+        last = done.stdout.strip().splitlines()[-1:] if done.returncode == 0 else []
+        out = json.loads(last[0]) if last else None
         row["error"] = None if out else (done.stderr.strip().splitlines() or ["no output"])[-1]
     except subprocess.TimeoutExpired:
         out, row["error"] = None, f"no end after {limit + LATENCY_PATIENCE:g} s (killed)"

@@ -182,7 +182,8 @@ class PluginHost:
         """Every solving strategy, ``auto`` first: the built-in plugin's and those of the plugins this host loaded.
 
         What a list of strategies offers (the app's Solve page): asked of the
-        host, it cannot be built before the plugins have added theirs.
+        host, it cannot be built before the plugins have added theirs. (The
+        registries hold the newest host's plugins: a new host replaces them.)
         """
         from hlavolamy.solve import registry
 
