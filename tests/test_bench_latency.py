@@ -78,6 +78,7 @@ def test_json_keeps_the_rows_and_compare_reports_the_moves(tmp_path, monkeypatch
     assert cli.main(["bench", "latency", "--compare", str(first)]) == 0
     out = capsys.readouterr().out
     assert f"  other moves than in {first}: b\n" in out
+    assert "not compared (cut by the limit or no answer in a run): c\n" in out
     assert out.endswith("moves identical in 1 of 2 rows finished within the limit in both\n")
 
 

@@ -294,6 +294,8 @@ def bench_latency(args: argparse.Namespace) -> int:
         comparison = compare_runs(previous["rows"], run["rows"])
         for name in comparison.differing:
             print(f"  other moves than in {args.compare}: {name}")
+        if comparison.unfinished:
+            print(f"not compared (cut by the limit or no answer in a run): {', '.join(comparison.unfinished)}")
         print(comparison.summary())
     return 0
 
