@@ -13,7 +13,10 @@ from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.state import State
-from hlavolamy.solve import solve
+from hlavolamy.solve import Improvement, solve
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Context
+from hlavolamy.solve.strategies.blocked import quick_blocked
 from hlavolamy.errors import IllegalMoveError, UnreachableError
 from hlavolamy.plugins.manager import PluginHost
 
@@ -102,3 +105,23 @@ def test_bandaged3_round_trip(bandaged3, seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_rashkey_fused_round_trip(rashkey_fused, seed):
     _round_trip(rashkey_fused, seed, 30)
+
+
+@pytest.mark.parametrize("name", ["bandaged3", "four-disks-45", "rashkey-fused"])
+def test_the_quick_first_answer_replays_legally(name):
+    """The anytime solve's first route on a blocked puzzle: two phases with a quick chain, legal on every step."""
+    puzzle = load_puzzle(REPO / "puzzles" / f"{name}.json").puzzle
+    state = State.solved(puzzle).apply(random_scramble(puzzle, 200, 1))
+    problem = Problem.from_input(puzzle, state)
+    assert quick_blocked(problem, Context(CancelToken())) == "blocked: shape home, then a quick chain"
+    assert state.apply(problem.turns, check_legal=True).is_solved()
+
+
+def test_a_blocked_solve_is_anytime_and_its_answers_replay_legally(bandaged3):
+    state = State.solved(bandaged3).apply(random_scramble(bandaged3, 30, 4))
+    told: list[Improvement] = []
+    solution = solve(bandaged3, state, on_answer=told.append)
+    assert told[0].first and told[0].strategy == "blocked"
+    for answer in [*told, solution]:
+        assert state.apply(list(answer.moves), check_legal=True).is_solved()
+    assert solution.length == told[-1].length <= told[0].length

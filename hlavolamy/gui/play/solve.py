@@ -424,7 +424,7 @@ class SolvePage(QWidget):
             return
         self.player = None
         if "time limit" in reason:
-            text = (f"No answer within the time limit ({self.time_limit.value():g} s, and the extra seconds the "
+            text = (f"No answer within the time limit ({self.time_limit.value():g} s, and the extra CPU seconds the "
                     "first answer may take).")
             status = "Solve stopped: time limit reached, no answer"
         else:
