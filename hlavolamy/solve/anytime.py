@@ -27,7 +27,7 @@ The time limit bounds the improving, never the existence of an answer. The
 first-answer phase is bounded in CPU, not wall, seconds: its route may go on
 past the limit while no answer is held, until the solving thread has spent
 :func:`first_answer_cpu` CPU seconds since the solve began (the limit, then
-the limit again, at least :data:`FIRST_ANSWER_GRACE`, more); only then does
+as much again or at least :data:`FIRST_ANSWER_GRACE` more); only then does
 the solve say "time limit reached" with no answer. CPU, because on a starved
 machine (a loaded server, two CPU hogs beside) the wall limit passes while a
 route that would answer with a few more seconds of CPU has hardly run; the
