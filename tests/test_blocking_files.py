@@ -13,7 +13,7 @@ from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.state import State
-from hlavolamy.solve import Improvement, solve
+from hlavolamy.solve import solve
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context
 from hlavolamy.solve.strategies.blocked import quick_blocked
@@ -116,12 +116,3 @@ def test_the_quick_first_answer_replays_legally(name):
     assert quick_blocked(problem, Context(CancelToken())) == "blocked: shape home, then a quick chain"
     assert state.apply(problem.turns, check_legal=True).is_solved()
 
-
-def test_a_blocked_solve_is_anytime_and_its_answers_replay_legally(bandaged3):
-    state = State.solved(bandaged3).apply(random_scramble(bandaged3, 30, 4))
-    told: list[Improvement] = []
-    solution = solve(bandaged3, state, on_answer=told.append)
-    assert told[0].first and told[0].strategy == "blocked"
-    for answer in [*told, solution]:
-        assert state.apply(list(answer.moves), check_legal=True).is_solved()
-    assert solution.length == told[-1].length <= told[0].length
