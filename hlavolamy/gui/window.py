@@ -25,6 +25,7 @@ from hlavolamy.gui.tabs.colouring import ColouringTab
 from hlavolamy.gui.tabs.fields import FieldsTab
 from hlavolamy.gui.tabs.moves import MovesTab
 from hlavolamy.gui.workers import Job, TaskBar
+from hlavolamy.plugins.manager import get_plugin_host
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,8 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
         self.settings = settings or QSettings("Hlavolamy", "Hlavolamy")
+        self.plugins = get_plugin_host()
+        """The loaded plugins, before anything lists what they add (strategies, formats, geometries)."""
         self.document = Document(self)
         self.tasks = TaskBar()
         self.statusBar().addPermanentWidget(self.tasks, 1)
