@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
-from collections.abc import Iterator
+import shutil
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -56,3 +59,45 @@ def scrambled_by_steps(puzzle: Puzzle, seed: int, length: int = 60):
     rng = np.random.default_rng(seed)
     gens = generators(puzzle)
     return State(puzzle, puzzle.perm_of([gens[k] for k in rng.integers(0, len(gens), length)]))
+
+
+FAKE_PLUGINS = Path(__file__).parent / "fake_plugins"
+
+
+class FakeDistribution(importlib.metadata.Distribution):
+    """An installed distribution that exists only in memory, declaring entry points."""
+
+    def __init__(self, name: str, entry_points: dict[str, str]):
+        self._name = name
+        self._entry_points = "[hlavolamy.plugins]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points.items())
+
+    def read_text(self, filename: str) -> str | None:
+        if filename == "METADATA":
+            return f"Metadata-Version: 2.1\nName: {self._name}\nVersion: 1.2\n"
+        if filename == "entry_points.txt":
+            return self._entry_points
+        return None
+
+    def locate_file(self, path):  # pragma: no cover - nothing is read from disk
+        return Path(path)
+
+
+@pytest.fixture
+def fake_distribution(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., None]:
+    """Install fake distributions whose entry points name modules (copies of ``fake_plugins/``) on ``sys.path``.
+
+    ``install(name, {entry point: module}, {module: fake plugin file})``; the
+    installed distribution is the only one :mod:`importlib.metadata` sees.
+    """
+
+    def install(name: str, entry_points: dict[str, str], modules: dict[str, str]) -> None:
+        site = tmp_path / "site"
+        site.mkdir(exist_ok=True)
+        for module, fake in modules.items():
+            shutil.copy(FAKE_PLUGINS / fake, site / f"{module}.py")
+            monkeypatch.delitem(sys.modules, module, raising=False)
+        monkeypatch.syspath_prepend(str(site))
+        dist = FakeDistribution(name, entry_points)
+        monkeypatch.setattr(importlib.metadata, "distributions", lambda **kw: iter([dist]))
+
+    return install

@@ -22,7 +22,7 @@ from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State, fused_sets_torn
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, IllegalMoveError, PuzzleError, UnreachableError
-from hlavolamy.solve import solve
+from hlavolamy.solve import Improvement, solve
 from hlavolamy.solve.strategies.blocked import find_blocked_solution, search_positions, verify_legal
 
 
@@ -249,3 +249,15 @@ def test_merge_powers_merges_neighbours_only():
     turns = [Turn("a", 1), Turn("a", 1), Turn("b", 1), Turn("b", -1), Turn("a", 1)]
     assert merge_powers(puzzle, turns) == []  # a2, then b b' cancels, then a3 = identity
     assert merge_powers(puzzle, [Turn("a", 1), Turn("b", 1), Turn("a", 1)]) == [Turn("a", 1), Turn("b", 1), Turn("a", 1)]
+
+
+def test_a_blocked_solve_is_anytime_and_every_answer_replays_legally():
+    """The quick route answers first, the full blocked strategy after; each answer told is legal on every step."""
+    puzzle = two_rings()
+    state = State.solved(puzzle).apply(random_scramble(puzzle, 30, 4))
+    told: list[Improvement] = []
+    solution = solve(puzzle, state, on_answer=told.append)
+    assert told[0].first and told[0].strategy == "blocked"
+    for answer in [*told, solution]:
+        assert state.apply(list(answer.moves), check_legal=True).is_solved()
+    assert solution.length == told[-1].length <= told[0].length

@@ -14,6 +14,9 @@ from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.state import State
 from hlavolamy.solve import solve
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Context
+from hlavolamy.solve.strategies.blocked import quick_blocked
 from hlavolamy.errors import IllegalMoveError, UnreachableError
 from hlavolamy.plugins.manager import PluginHost
 
@@ -102,3 +105,14 @@ def test_bandaged3_round_trip(bandaged3, seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_rashkey_fused_round_trip(rashkey_fused, seed):
     _round_trip(rashkey_fused, seed, 30)
+
+
+@pytest.mark.parametrize("name", ["bandaged3", "four-disks-45", "rashkey-fused"])
+def test_the_quick_first_answer_replays_legally(name):
+    """The anytime solve's first route on a blocked puzzle: two phases with a quick chain, legal on every step."""
+    puzzle = load_puzzle(REPO / "puzzles" / f"{name}.json").puzzle
+    state = State.solved(puzzle).apply(random_scramble(puzzle, 200, 1))
+    problem = Problem.from_input(puzzle, state)
+    assert quick_blocked(problem, Context(CancelToken())) == "blocked: shape home, then a quick chain"
+    assert state.apply(problem.turns, check_legal=True).is_solved()
+

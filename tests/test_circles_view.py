@@ -250,7 +250,11 @@ def test_designer_past_the_limit_shows_where_cuts_multiply(app) -> None:
                                 design_mod.DesignCircle("B", 4, 0, 3, "turn", 12)], grid=None, jumble="cut")
     design.colours = {r.id: "red" for r in design.arrangement.regions if r.inside}
     designer = view_mod.CirclesDesigner(design)
-    assert designer._limit is not None and "do not close up" in str(designer._limit)
+    work = designer.pending_work()  # the host runs it off the GUI thread; until then nothing is drawn of it
+    assert work is not None and designer.limit is None
+    work.job(lambda fraction, message: None, None)
+    assert designer.pending_work() is None
+    assert designer.limit is not None and "do not close up" in str(designer.limit)
     image = render(lambda p: designer.paint(p, RECT, DrawOptions()))
     reds = sum(1 for x in range(0, 600, 3) for y in range(0, 400, 3)
                if (c := QtGui.QColor(image.pixel(x, y))).red() > 180 and c.green() < 90 and c.blue() < 90)

@@ -127,10 +127,11 @@ def test_hlavolamy_solve_takes_a_plugin_strategy(tmp_path, monkeypatch, capsys):
 
 
 def test_a_new_host_forgets_the_records_of_the_plugins_it_no_longer_has(tmp_path):
-    host_with(tmp_path / "one", "bfs_strategy.py", "moves_format.py")
-    assert "bfs" in registry.names() and "moves" in formats.FORMATS
+    host_with(tmp_path / "one", "bfs_strategy.py", "moves_format.py", "records_broken.py")
+    assert "bfs" in registry.names() and "moves" in formats.FORMATS and registry.rejected() and formats.rejected()
     host_with(tmp_path / "two", "toy.py")
     assert "bfs" not in registry.names() and "moves" not in formats.FORMATS
+    assert registry.rejected() == () and formats.rejected() == ()  # a plugin all of whose records were refused too
     with pytest.raises(HlavolamyError, match="unknown strategy 'bfs'"):
         registry.strategy("bfs")
 

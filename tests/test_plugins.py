@@ -116,41 +116,6 @@ def test_unknown_geometry_lists_the_known_ones(tmp_path):
         host.geometry("cube")
 
 
-class FakeDistribution(importlib.metadata.Distribution):
-    """An installed distribution that exists only in memory, declaring entry points."""
-
-    def __init__(self, name: str, entry_points: dict[str, str]):
-        self._name = name
-        self._entry_points = "[hlavolamy.plugins]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points.items())
-
-    def read_text(self, filename: str) -> str | None:
-        if filename == "METADATA":
-            return f"Metadata-Version: 2.1\nName: {self._name}\nVersion: 1.2\n"
-        if filename == "entry_points.txt":
-            return self._entry_points
-        return None
-
-    def locate_file(self, path):  # pragma: no cover - nothing is read from disk
-        return Path(path)
-
-
-@pytest.fixture
-def fake_distribution(tmp_path, monkeypatch):
-    """Install fake distributions whose entry points name modules copied onto ``sys.path``."""
-
-    def install(name: str, entry_points: dict[str, str], modules: dict[str, str]) -> None:
-        site = tmp_path / "site"
-        site.mkdir(exist_ok=True)
-        for module, fake in modules.items():
-            shutil.copy(FAKES / fake, site / f"{module}.py")
-            monkeypatch.delitem(sys.modules, module, raising=False)
-        monkeypatch.syspath_prepend(str(site))
-        dist = FakeDistribution(name, entry_points)
-        monkeypatch.setattr(importlib.metadata, "distributions", lambda **kw: iter([dist]))
-
-    return install
-
-
 def test_entry_point_plugins_load_and_fail_cleanly(tmp_path, fake_distribution):
     fake_distribution(
         "hlavolamy-toys",

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import hlavolamy.solve.tables.pdb as pdb
+import hlavolamy.solve.strategies.optimal as optimal_module
 import hlavolamy.solve.strategies.search as search_module
 import hlavolamy.solve.auto as auto_module
 import hlavolamy.solve.registry as registry
@@ -233,3 +234,89 @@ def test_steps_in_a_row_stop_at_half_the_order():
     assert [_most_in_a_row(4, 1), _most_in_a_row(4, -1)] == [2, 1]  # R R, never R' R'
     assert [_most_in_a_row(5, 1), _most_in_a_row(5, -1)] == [2, 2]
     assert _most_in_a_row(2, 1) == 1
+
+
+# -- auto's node budget: work, never seconds (issue 19) ------------------------------------------------------------
+EIGHT = Puzzle([str(i) for i in range(8)], {"a": [1, 2, 3, 4, 5, 6, 7, 0], "b": [1, 0, 2, 3, 4, 5, 6, 7]})
+"""An 8-cycle and a swap: 40,320 positions, where ``auto`` sends a whole puzzle to IDA* (search capped below it)."""
+EIGHT_START = "a b a a b a' b a a a b"
+
+
+def nodes_generated(start: State, budget: int) -> tuple[int, Problem | None]:
+    """Nodes the IDA* generated on ``start`` within ``budget`` (counted by the search itself), and the solved
+    problem (None past the budget)."""
+    searches = []
+
+    def counted(*args):
+        searches.append(real(*args))
+        return searches[-1]
+
+    real = optimal_module._Search
+    problem = Problem.from_input(start.puzzle, start)
+    with patch.object(optimal_module, "_Search", counted):
+        try:
+            optimal(problem, nodes=budget)
+        except SearchFailed:
+            problem = None
+    return searches[0].generated, problem
+
+
+def test_the_node_budget_is_honoured_to_the_node():
+    start = State.solved(EIGHT).apply(EIGHT_START)
+    needed, solved = nodes_generated(start, 10**9)
+    assert solved is not None and needed > 0
+    again, exactly = nodes_generated(start, needed)
+    assert again == needed and exactly is not None and exactly.turns == solved.turns
+    spent, short = nodes_generated(start, needed - 1)
+    assert short is None and spent >= needed  # it stops at the chunk that passes the budget, not later
+
+
+def test_auto_is_bounded_by_nodes_and_gives_the_same_moves_whatever_the_clock_or_the_load(monkeypatch):
+    """The same call twice gives the same moves: on a clock that jumps 1,000 s at every reading (any seconds-based
+    cap would have fired) and beside a busy thread; a budget one node short sends auto elsewhere, every time."""
+    import threading
+    import time
+
+    start = State.solved(EIGHT).apply(EIGHT_START)
+    needed, _ = nodes_generated(start, 10**9)
+
+    def auto_answer() -> tuple[str, list[Turn]]:
+        problem = Problem.from_input(EIGHT, start)
+        used = registry.run(problem, "auto", registry.Context(CancelToken()))
+        return used, problem.turns
+
+    with patch.object(search_module, "MAX_ORDER", 100), patch.object(auto_module, "AUTO_NODES", needed):
+        idle = auto_answer()
+        busy = threading.Event()
+
+        def spin() -> None:
+            while not busy.is_set():
+                sum(range(1000))
+
+        hog = threading.Thread(target=spin, daemon=True)
+        hog.start()
+        try:
+            loaded = auto_answer()
+        finally:
+            busy.set()
+            hog.join()
+        now = [time.monotonic()]
+
+        def jumping() -> float:
+            now[0] += 1000.0
+            return now[0]
+
+        with monkeypatch.context() as clock:
+            for name in ("monotonic", "perf_counter", "time", "process_time"):
+                clock.setattr(time, name, jumping)
+            slow_clock = auto_answer()
+    assert idle[0] == "optimal" and idle == loaded == slow_clock
+    with patch.object(search_module, "MAX_ORDER", 100), patch.object(auto_module, "AUTO_NODES", needed - 1):
+        short = auto_answer(), auto_answer()
+    assert short[0][0] != "optimal" and short[0] == short[1]
+
+
+def test_auto_nodes_is_what_the_old_caps_allowed_on_an_idle_core():
+    """3M nodes: the old node cap, reached before the old 5 s on an idle core (0.9-1.2M nodes per CPU second
+    measured on pyraminx/skewb/dino, docs/algorithms.md), so ``auto`` answers as the old idle run did."""
+    assert auto_module.AUTO_NODES == optimal_module.AUTO_NODES == 3_000_000

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from hlavolamy.core.fileformat import load_puzzle
-from hlavolamy.core.progress import CancelToken, interruptible
+from hlavolamy.core.progress import CancelToken, CpuBudget, interruptible
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
@@ -153,6 +153,21 @@ def test_a_linked_token_fires_with_its_parent_and_keeps_its_own_deadline():
         grandchild.check()
     expired = CancelToken.linked(CancelToken(), time.monotonic() - 1)
     assert expired.cancelled and not expired.user_cancelled
+
+
+def test_a_cpu_budget_counts_the_thread_s_cpu_not_the_wall_clock():
+    budget = CpuBudget(0.05)
+    time.sleep(0.2)  # wall time passes, no CPU is spent
+    assert not budget.spent and not CancelToken.linked(None, None, budget).cancelled
+
+
+def test_a_cpu_budget_fires_through_interruptible_from_the_watcher_thread():
+    """The watcher polls the token from its own thread: it reads the solving thread's CPU clock, not its own."""
+    token = CancelToken.linked(CancelToken(), None, CpuBudget(0.2))
+    with pytest.raises(Cancelled, match=r"^CPU budget spent \(0.2 s\)$"), interruptible(token):
+        while True:  # a foreign loop that never looks at the token
+            sum(range(100))
+    assert token.cancelled and not token.user_cancelled
 
 
 def test_cancelling_the_parent_stops_a_real_schreier_sims_in_the_child():

@@ -116,6 +116,10 @@ class _Walk:
         self.app.sendEvent(panel.canvas, QEvent(QEvent.Type.Leave))  # the mouse leaves: no hover highlight
 
     def save(self, name: str) -> None:
+        from PyQt6.QtCore import QEventLoop
+
+        while self.window.tasks.busy:  # a jumbling design's closure runs in the background: picture its end
+            self.app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
         self.app.processEvents()
         self.window.grab().save(str(HERE / name))
 

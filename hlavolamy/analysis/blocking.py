@@ -54,6 +54,11 @@ MACRO_STATES = 100_000
 SHORTEST_SHARE = 0.5
 """Share of the kept macros chosen for being short; the rest are chosen for moving few cells."""
 
+PICK_SHARE = 5
+""":func:`home_words` keeps this many times ``keep`` candidates by each of :func:`pick_macros`' orders: it takes
+``keep`` and skips at most twice as many perms seen (each taken macro's perm and inverse, each at most twice among
+the candidates), so the same macros are picked as from all of them."""
+
 MAX_UNCHECKED_GENERATORS = 300
 """Above :data:`SYMPY_DEGREE` cells, the most Schreier generators kept without a membership test."""
 
@@ -378,7 +383,7 @@ def stabiliser(puzzle: Puzzle, *, keep: int = 36, max_shapes: int = MAX_SHAPES, 
         return analysis_cache(puzzle).stabiliser
     graph = shape_graph(puzzle, max_shapes=max_shapes, cancel=cancel, progress=progress)
     candidates = schreier_candidates(graph, cancel=cancel)
-    short = home_words(puzzle, graph.space, max_states=max_states, cancel=cancel)
+    short = home_words(puzzle, graph.space, max_states=max_states, keep=keep, cancel=cancel)
     short += [macro_of(graph, s, j) for _, s, j, _ in candidates[:keep]]
     kept = pick_macros(short, keep)
     order: int | None = None
@@ -404,11 +409,16 @@ def near_solved(puzzle: Puzzle, *, max_states: int = MACRO_STATES,
     return cache.near_solved
 
 
-def home_words(puzzle: Puzzle, space: ShapeSpace, *, max_states: int = MACRO_STATES,
+def home_words(puzzle: Puzzle, space: ShapeSpace, *, max_states: int = MACRO_STATES, keep: int | None = None,
                cancel: CancelToken | None = None) -> list[Macro]:
-    """Every non-identity position at the home shape that a bounded breadth-first search reaches, as a macro.
+    """The non-identity positions at the home shape that a bounded breadth-first search reaches, as macros.
 
-    Breadth-first order makes each word a shortest legal word for its element.
+    Breadth-first order makes each word a shortest legal word for its element
+    (its cost is its depth). With ``keep``, only those :func:`pick_macros`
+    could take when choosing ``keep`` among them and ``keep`` more: the
+    first ``PICK_SHARE * keep`` by cost and by (cells moved, cost), in
+    breadth-first order (a word for each of the tens of thousands of home
+    positions cost seconds of CPU, most of a blocked puzzle's first answer).
     """
     parents = near_solved(puzzle, max_states=max_states, cancel=cancel)
     dtype = position_dtype(puzzle)
@@ -416,8 +426,20 @@ def home_words(puzzle: Puzzle, space: ShapeSpace, *, max_states: int = MACRO_STA
     states = np.frombuffer(b"".join(keys), dtype=dtype).reshape(len(keys), puzzle.n_cells).astype(np.int64)
     at_home = np.all(space.shapes_of(states) == space.home[None, :], axis=1)
     at_home[0] = False  # the solved position itself
+    home = np.flatnonzero(at_home)
+    if keep is not None:
+        depth: dict[bytes, int] = {b"": -1}
+        for key, (parent, _) in parents.items():
+            depth[key] = depth[parent] + 1
+        cost = np.array([depth[keys[k]] for k in home.tolist()])
+        moved = np.count_nonzero(states[home] != np.arange(puzzle.n_cells), axis=1)
+        first = PICK_SHARE * keep
+        chosen = np.zeros(home.size, dtype=bool)
+        chosen[np.argsort(cost, kind="stable")[:first]] = True
+        chosen[np.lexsort((cost, moved))[:first]] = True
+        home = home[chosen]
     out = []
-    for k in np.flatnonzero(at_home).tolist():
+    for k in home.tolist():
         turns = merge_powers(puzzle, word_to(parents, space.steps, keys[k]))
         out.append(Macro(tuple(turns), states[k].astype(P.DTYPE), puzzle.length(turns)))
     return out

@@ -7,6 +7,7 @@ import argparse
 from hlavolamy.plugins.manager import (
     DISABLE_VARIABLE,
     SLOW_LOAD_SECONDS,
+    PluginHost,
     default_folders,
     get_plugin_host,
 )
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         for plugin in host.disabled:
             print(f"  {plugin.name}")
             print(f"      from {plugin.source}")
-    _records()
+    _records(host)
     print("folders searched (first wins), then entry points in group hlavolamy.plugins:")
     for folder in default_folders():
         print(f"  {folder}{'' if folder.is_dir() else '  (absent)'}")
@@ -55,18 +56,18 @@ def _slow(seconds: float | None) -> str:
     return "" if seconds is None else f"  (slow: {seconds:.1f} s to load)"
 
 
-def _records() -> None:
+def _records(host: PluginHost) -> None:
     """Every strategy, pass and format with the plugin that provides it (the built-in ones say so)."""
     from hlavolamy import formats
     from hlavolamy.solve import registry
 
     print("strategies:")
-    for name in registry.names():
-        print(f"  {name}  ({_from(registry.provider(name), registry.BUILTIN)}): {registry.strategy(name).summary}")
+    for record in host.strategies():
+        print(f"  {record.name}  ({_from(registry.provider(record.name), registry.BUILTIN)}): {record.summary}")
     print("shortening passes: " + ", ".join(
         f"{p.name} ({_from(registry.provider(p.name, 'pass'), registry.BUILTIN)})" for p in registry.passes()))
     print("formats:")
-    for fmt in formats.FORMATS.values():
+    for fmt in host.formats():
         ways = "/".join(w for w, able in (("import", fmt.can_import), ("export", fmt.can_export)) if able)
         print(f"  {fmt.name}  ({_from(formats.provider(fmt.name), formats.BUILTIN)}, {ways}): {fmt.description}")
 

@@ -78,8 +78,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--wildcards", type=int, default=0, metavar="K", help="accept up to K wrong cells")
     parser.add_argument("--time-limit", type=float, metavar="S",
                         help="stop improving after S seconds and print the best answer held (auto); without an "
-                             "answer by then, the first-answer route gets up to S (at least 10) seconds more (the "
-                             "time of --scramble counts too)")
+                             "answer by then, the first-answer route goes on until it has spent S and S (at least "
+                             "60) more seconds of CPU (the time of --scramble counts too)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--quiet", action="store_true",
                         help="do not report the first answer and the better ones on stderr while solving")

@@ -3,6 +3,9 @@
 Long functions take ``progress`` (a callable ``(fraction, message)``) and
 ``cancel`` (a :class:`CancelToken`). The GUI sets the token from its thread;
 the CLI sets it on Ctrl-C. Work calls :meth:`CancelToken.check` in its loops.
+A token's deadline is wall time (``time.monotonic()``) or, with a
+:class:`CpuBudget`, CPU seconds of the thread that made it: what a solve
+spent, however busy the machine.
 """
 
 from __future__ import annotations
@@ -18,8 +21,42 @@ from hlavolamy.errors import Cancelled
 ProgressCallback = Callable[[float, str], None]
 
 
+def thread_cpu_clock() -> Callable[[], float]:
+    """A clock of the calling thread's CPU seconds that any thread can read.
+
+    Read from the :func:`interruptible` watcher, which polls a token from its
+    own thread (``time.thread_time`` would time the watcher); the thread's,
+    not the process's, so the app's GUI thread and other solves do not count.
+    Where a thread's clock cannot be had (not POSIX), the process's CPU time.
+    """
+    try:
+        clock = time.pthread_getcpuclockid(threading.get_ident())
+    except (AttributeError, OSError):
+        return time.process_time
+    return lambda: time.clock_gettime(clock)
+
+
+class CpuBudget:
+    """So many CPU seconds of the thread that made it, from now: a bound a loaded machine does not shrink.
+
+    >>> budget = CpuBudget(3600)
+    >>> budget.spent, budget.seconds
+    (False, 3600)
+    """
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.clock = thread_cpu_clock()
+        self.end = self.clock() + seconds
+
+    @property
+    def spent(self) -> bool:
+        return self.clock() > self.end
+
+
 class CancelToken:
-    """Thread-safe flag; ``check()`` raises :class:`Cancelled` once set, past a deadline, or when a parent fires.
+    """Thread-safe flag; ``check()`` raises :class:`Cancelled` once set, past a deadline or CPU budget, or when a
+    parent fires.
 
     A token made by :meth:`linked` answers for its parent too, so a callee
     given a shorter deadline still stops on the user's cancel (and
@@ -31,20 +68,24 @@ class CancelToken:
     (True, True)
     """
 
-    def __init__(self, deadline: float | None = None, parent: CancelToken | None = None):
+    def __init__(self, deadline: float | None = None, parent: CancelToken | None = None,
+                 cpu: CpuBudget | None = None):
         self._event = threading.Event()
         self.deadline = deadline
         """``time.monotonic()`` value after which :meth:`check` raises, or None."""
         self.parent = parent
+        self.cpu = cpu
+        """CPU seconds after which :meth:`check` raises ("CPU budget spent"), or None."""
 
     @classmethod
     def with_time_limit(cls, seconds: float | None) -> CancelToken:
         return cls(None if seconds is None else time.monotonic() + seconds)
 
     @classmethod
-    def linked(cls, parent: CancelToken | None, deadline: float | None) -> CancelToken:
-        """A token that fires at ``deadline`` (``time.monotonic()``) or whenever ``parent`` fires."""
-        return cls(deadline, parent)
+    def linked(cls, parent: CancelToken | None, deadline: float | None, cpu: CpuBudget | None = None) -> CancelToken:
+        """A token that fires at ``deadline`` (``time.monotonic()``), once ``cpu`` is spent, or whenever ``parent``
+        fires."""
+        return cls(deadline, parent, cpu)
 
     def cancel(self) -> None:
         self._event.set()
@@ -52,7 +93,7 @@ class CancelToken:
     @property
     def cancelled(self) -> bool:
         return (self._event.is_set() or (self.deadline is not None and time.monotonic() > self.deadline)
-                or (self.parent is not None and self.parent.cancelled))
+                or (self.cpu is not None and self.cpu.spent) or (self.parent is not None and self.parent.cancelled))
 
     @property
     def user_cancelled(self) -> bool:
@@ -73,6 +114,8 @@ class CancelToken:
             raise Cancelled("cancelled")
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise Cancelled("time limit reached")
+        if self.cpu is not None and self.cpu.spent:
+            raise Cancelled(f"CPU budget spent ({self.cpu.seconds:g} s)")
 
 
 class Work:

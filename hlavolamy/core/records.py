@@ -139,5 +139,14 @@ class Records(Generic[R]):
                     self.records.pop(record, None)
             self.rejected[:] = [r for r in self.rejected if r.plugin != name]
 
+    def forget_plugins_but(self, keep: str) -> None:
+        """Drop every plugin's records and refusals but those of ``keep`` (the built-in plugin).
+
+        A plugin all of whose records were refused owns none, so its refusals are found apart.
+        """
+        with self.lock:
+            for owner in {*self.owners.values(), *(r.plugin for r in self.rejected)} - {keep}:
+                self.forget_plugin(owner)
+
 
 __all__ = ["PROGRAM", "Records", "Rejected"]

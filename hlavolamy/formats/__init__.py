@@ -112,8 +112,7 @@ def add_plugin(plugin: object, name: str, source: str) -> list[Rejected]:
 
 def forget_plugins() -> None:
     """Drop every plugin's formats but the built-in ones (a new plugin host starts from these)."""
-    for owner in set(_FORMATS.owners.values()) - {BUILTIN}:
-        _FORMATS.forget_plugin(owner)
+    _FORMATS.forget_plugins_but(BUILTIN)
 
 
 def provider(name: str) -> str:

@@ -271,6 +271,36 @@ class Document(QObject):
         state = State.solved(puzzle) if puzzle is not None else None
         self.commit(Snapshot(puzzle, state, (), design, error), text)
 
+    def design_work_done(self) -> None:
+        """The designer's background work ended (or was cancelled): the current snapshot, when it waited
+        for it, gets its puzzle or the reason there is none, in place (no new undo step: the edit was one).
+
+        The undo steps that hold the waiting snapshot get the new one too, so Undo then Redo comes back to
+        the puzzle, not to the wait. A snapshot of another design (the user edited meanwhile) is left alone:
+        its own work runs when it is current again.
+        """
+        designer = self.designer
+        snap = self.snap
+        if designer is not None and snap.puzzle is None and snap.design == designer.data():
+            self._settle(snap, *_build_design(designer))
+        self.design_changed.emit()  # the drawing shows what the work found
+
+    def _settle(self, snap: Snapshot, puzzle: Puzzle | None, error: str) -> None:
+        """Put the built puzzle (or the new reason) in place of ``snap``, wherever it is held."""
+        if puzzle is None and error == snap.design_error:
+            return
+        done = replace(snap, puzzle=puzzle, state=State.solved(puzzle) if puzzle is not None else None, design_error=error)
+        for i in range(self.undo_stack.count()):
+            command = self.undo_stack.command(i)
+            if isinstance(command, SnapshotCommand):
+                command.before = done if command.before is snap else command.before
+                command.after = done if command.after is snap else command.after
+        if self._saved is snap:
+            self._saved = done
+        self.snap = done
+        self.puzzle_changed.emit()
+        self.state_changed.emit()
+
     def restore(self, snap: Snapshot) -> None:
         """Make ``snap`` current (undo/redo) and tell the widgets what changed."""
         before = self.snap
@@ -285,7 +315,14 @@ class Document(QObject):
 
 
 def _build_design(designer: Designer) -> tuple[Puzzle | None, str]:
-    """The designer's puzzle, or None and the reason it is not a puzzle yet."""
+    """The designer's puzzle, or None and the reason it is not a puzzle yet.
+
+    While the design needs background work (:meth:`Designer.pending_work`) the puzzle waits for it
+    (:meth:`Document.design_work_done`): building now would do that work on the GUI thread.
+    """
+    work = designer.pending_work()
+    if work is not None:
+        return None, f"{work.name.lower()} in the background (the status bar shows how far; Esc cancels)"
     try:
         return designer.build(), ""
     except (HlavolamyError, ValueError) as exc:

@@ -1,6 +1,7 @@
 """File → Import and Export: other tools' puzzle formats (KPuzzle, ksolve, GAP, Santa CSV, SiGN).
 
-The format registry (:mod:`hlavolamy.formats`) lists each format's options;
+The loaded plugin host lists the formats (the built-in ones and every
+plugin's, :meth:`~hlavolamy.plugins.manager.PluginHost.formats`) with their options;
 a small dialog asks for them (a file for ``"path"`` options, a check box for
 ``bool``, text otherwise) before reading or writing.
 """
@@ -81,8 +82,8 @@ def ask_options(app: MainWindow, fmt: formats.Format) -> dict[str, Any] | None:
 
 
 def build_menus(app: MainWindow, import_menu: QMenu, export_menu: QMenu) -> None:
-    """One entry per format that can be read (Import) or written (Export)."""
-    for fmt in formats.FORMATS.values():
+    """One entry per format that can be read (Import) or written (Export), a plugin's too (the window's host)."""
+    for fmt in app.plugins.formats():
         if fmt.can_import:
             action = import_menu.addAction(f"{fmt.name}…")
             action.setStatusTip(fmt.description)

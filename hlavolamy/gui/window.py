@@ -13,6 +13,7 @@ from PyQt6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QMessageBox, 
 
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import HlavolamyError
+from hlavolamy.gui.design_work import DesignWorkRunner
 from hlavolamy.gui.dialogs import NewPuzzleDialog
 from hlavolamy.gui.document import Document
 from hlavolamy.gui.errors import show_error
@@ -24,6 +25,7 @@ from hlavolamy.gui.tabs.colouring import ColouringTab
 from hlavolamy.gui.tabs.fields import FieldsTab
 from hlavolamy.gui.tabs.moves import MovesTab
 from hlavolamy.gui.workers import Job, TaskBar
+from hlavolamy.plugins.manager import get_plugin_host
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,8 @@ class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None):
         super().__init__()
         self.settings = settings or QSettings("Hlavolamy", "Hlavolamy")
+        self.plugins = get_plugin_host()
+        """The loaded plugins, before anything lists what they add (strategies, formats, geometries)."""
         self.document = Document(self)
         self.tasks = TaskBar()
         self.statusBar().addPermanentWidget(self.tasks, 1)
@@ -73,6 +77,7 @@ class MainWindow(QMainWindow):
         self.document.design_changed.connect(self.colouring_tab.design_changed)
         self.document.design_changed.connect(self.moves_tab.design_changed)
         self.document.file_changed.connect(self._update_title)
+        self.design_work = DesignWorkRunner(self)
         self.resize(QSize(1200, 800))
         self._puzzle_changed()
         self._update_title()

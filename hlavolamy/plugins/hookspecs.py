@@ -29,7 +29,7 @@ See ``docs/plugins.md`` for a worked example.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # Qt types only for annotations: the core never imports Qt.
     from PyQt6.QtCore import QRectF
     from PyQt6.QtGui import QPainter
 
+    from hlavolamy.core.progress import CancelToken, ProgressCallback
     from hlavolamy.core.state import State
     from hlavolamy.formats import Format
     from hlavolamy.solve.registry import Pass, Strategy
@@ -136,6 +137,28 @@ class Tool:
     as ``press(id, 0, 0)`` then ``release(id, 0, 0)``, instead of waiting for a click on the drawing."""
 
 
+@dataclass(frozen=True)
+class DesignWork:
+    """Long work a design needs before :meth:`Designer.build` answers at once (a jumbling closure).
+
+    A host with a GUI runs ``job(progress, cancel)`` in a worker thread and
+    asks :meth:`Designer.build` again once it succeeded: the designer keeps
+    the result itself, keyed by ``key``, so a result can only ever serve the
+    design it was computed for. Without such a host, :meth:`Designer.build`
+    does the work itself.
+    """
+
+    name: str
+    """What runs, for the progress bar ("Closing the cuts")."""
+    key: Hashable
+    """What the work depends on: a later edit with the same key needs no new run."""
+    job: Callable[[ProgressCallback, CancelToken], None]
+    """Runs in a worker thread: reads only frozen inputs, never the designer's live objects."""
+    cancelled: Callable[[], str]
+    """Called on the GUI thread when the user cancelled the job: the designer stops asking for it
+    (until the design changes) and :meth:`Designer.build` says so; returns the message for the user."""
+
+
 class Designer(ABC):
     """Interactive editing of a geometry's data (the Fields and Moves tabs).
 
@@ -169,6 +192,10 @@ class Designer(ABC):
     @abstractmethod
     def build(self) -> Puzzle:
         """The puzzle the design describes now; PuzzleError says what is missing."""
+
+    def pending_work(self) -> DesignWork | None:
+        """Long work the current design still needs (see :class:`DesignWork`); None when :meth:`build` is quick."""
+        return None
 
 
 class Geometry(ABC):

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -54,6 +54,10 @@ from hlavolamy.errors import HlavolamyError, PuzzleError, quoted
 from hlavolamy.plugins import hookspecs
 from hlavolamy.plugins.hookspecs import Geometry, Parameter
 from hlavolamy.plugins.recognise import borrowed_palette, move_correspondence
+
+if TYPE_CHECKING:
+    from hlavolamy.formats import Format
+    from hlavolamy.solve.registry import Strategy
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +178,23 @@ class PluginHost:
             self._load(candidate)
 
     # -- queries -------------------------------------------------------------
+    def strategies(self) -> tuple[Strategy, ...]:
+        """Every solving strategy, ``auto`` first: the built-in plugin's and those of the plugins this host loaded.
+
+        What a list of strategies offers (the app's Solve page): asked of the
+        host, it cannot be built before the plugins have added theirs. (The
+        registries hold the newest host's plugins: a new host replaces them.)
+        """
+        from hlavolamy.solve import registry
+
+        return tuple(registry.strategy(name) for name in registry.names())
+
+    def formats(self) -> tuple[Format, ...]:
+        """Every file format in menu order: the built-in ones, then those of the plugins this host loaded."""
+        from hlavolamy import formats
+
+        return tuple(formats.FORMATS.values())
+
     def geometry(self, name: str) -> Geometry:
         """The geometry called ``name``; the error lists the known names."""
         try:

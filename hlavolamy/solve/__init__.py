@@ -64,7 +64,8 @@ def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy
     returned (``cut`` set); ``on_answer`` is told of each new best
     (:class:`~hlavolamy.solve.anytime.Improvement`). Only when no answer is
     held at the limit does the first-answer route get up to
-    :func:`~hlavolamy.solve.anytime.grace` more seconds (the limit again, at least 10).
+    :func:`~hlavolamy.solve.anytime.first_answer_cpu` CPU seconds in all (the limit, then the limit again, at
+    least :data:`FIRST_ANSWER_GRACE` more): CPU, not wall, so a busy machine does not leave it without one.
     ``records`` are the caller's race records (a CLI run, a GUI session, a
     bench run); without them the solve learns nothing from earlier ones.
 
@@ -86,7 +87,7 @@ def solve(puzzle: Puzzle, state: State | Sequence[int] | np.ndarray, *, strategy
     if problem.exact and not puzzle.blockings:  # the blocked solver says why in terms of shapes
         _require_reachable(puzzle, problem.labels)
     context = Context(token, progress, mode, group, records if records is not None else RaceRecords())
-    if strategy == "auto" and mode == "whole" and not puzzle.blockings:
+    if strategy == "auto" and mode == "whole":
         outcome = solve_anytime(problem, context, cancel=cancel, time_limit=time_limit, started=started,
                                 on_answer=on_answer)
         report(progress, 1.0, "solved")

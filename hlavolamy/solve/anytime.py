@@ -11,20 +11,31 @@
    *quick chain* (one base order, no shortening rounds: a 3x3x3's costs
    0.8 s of CPU against 3-4 s for the full chain) for puzzles of at most
    :data:`QUICK_CHAIN_CELLS` moved cells, the conjugated macros of the orbit
-   analysis (``commutators``) beyond; each falls back on the next. It needs
-   no expensive table: pattern databases, the full chain and the phase
-   tables are built in phase 2, while the answer is already held.
+   analysis (``commutators``) beyond; each falls back on the next (a puzzle
+   with blockings: :func:`~hlavolamy.solve.strategies.blocked.quick_blocked`,
+   the blocking solver with a quick chain in its phase 2, ~1.1 s of CPU on the
+   shipped ones). It needs no expensive table: pattern databases, the full
+   chain and the phase tables are built in phase 2, while the answer is
+   already held.
 2. **Improving**: the ``auto`` race (:mod:`~hlavolamy.solve.auto`) runs
    until it finishes or the time limit cuts it. Every rival answer it
    completes is simplified, verified by replay and, when shorter, held;
    each new best is told as an :class:`Improvement` (``on_answer``) and as
    the progress message "best so far: N moves (strategy)".
 
-The time limit bounds the improving, never the existence of an answer: when
-no answer is held at the limit, the first-answer route goes on for at most
-:func:`grace` more seconds (the limit again, at least
-:data:`FIRST_ANSWER_GRACE`) before the solve says "time limit reached". An unreachable position is refused at once (before phase 1), and a
-user's cancel cancels either phase.
+The time limit bounds the improving, never the existence of an answer. The
+first-answer phase is bounded in CPU, not wall, seconds: its route may go on
+past the limit while no answer is held, until the solving thread has spent
+:func:`first_answer_cpu` CPU seconds since the solve began (the limit, then
+as much again or at least :data:`FIRST_ANSWER_GRACE` more); only then does
+the solve say "time limit reached" with no answer. CPU, because on a starved
+machine (a loaded server, two CPU hogs beside) the wall limit passes while a
+route that would answer with a few more seconds of CPU has hardly run; the
+thread's CPU (:class:`~hlavolamy.core.progress.CpuBudget`), not the
+process's, so the app's GUI thread does not count, and the
+:func:`~hlavolamy.core.progress.interruptible` watcher can read it. The
+improving phase stays cut by the wall limit. An unreachable position is
+refused at once (before phase 1), and a user's cancel cancels either phase.
 
 Every strategy spends work budgets, not seconds, so a solve that ends
 within its limit returns the same moves on an idle and on a busy machine.
@@ -37,25 +48,34 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from hlavolamy.analysis.blocks import pieces
-from hlavolamy.core.progress import CancelToken, report
+from hlavolamy.core.progress import CancelToken, CpuBudget, report
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, HlavolamyError, StrategyFailed, UnreachableError
 from hlavolamy.solve.passes.simplify import simplify
 from hlavolamy.solve.pipeline import run_pipeline, verified
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, strategy
+from hlavolamy.solve.strategies.blocked import quick_blocked
 from hlavolamy.solve.strategies.search import _MAX_CELLS as SEARCH_CELLS
 from hlavolamy.solve.strategies.search import search
 from hlavolamy.solve.tables.chain import quick_chain, sift_solve
 
-FIRST_ANSWER_GRACE = 10.0
-"""Least seconds past the time limit the first-answer route may still take when no answer is held yet."""
+FIRST_ANSWER_GRACE = 60.0
+"""Least CPU seconds past the time limit the first-answer route may still spend when no answer is held yet: the
+costliest first answer measured from an empty cache (the gigaminx's, 60 s of CPU; docs/solving.md)."""
 
 
 def grace(time_limit: float) -> float:
-    """Seconds past ``time_limit`` the first-answer route may take when no answer is held: the limit again, at
-    least :data:`FIRST_ANSWER_GRACE` (a 5x5x5's first answer from an empty cache costs ~20 s of CPU)."""
+    """CPU seconds past ``time_limit`` the first-answer route may spend when no answer is held: the limit again,
+    at least :data:`FIRST_ANSWER_GRACE`."""
     return max(FIRST_ANSWER_GRACE, time_limit)
+
+
+def first_answer_cpu(time_limit: float) -> float:
+    """CPU seconds of the solving thread the first-answer phase may spend in all: the limit plus :func:`grace`."""
+    return time_limit + grace(time_limit)
+
+
 FIRST_SEARCH_STATES = 300_000
 """States the first route's bidirectional search may hold on a group too big for a full search (about 1.5 s of
 CPU); past them the quick chain answers instead..."""
@@ -117,7 +137,7 @@ class _Held:
         self.first_cpu = 0.0
 
     def offer(self, attempt: Problem, name: str) -> None:
-        self.take(simplify(attempt.puzzle, attempt.turns), name)
+        self.take(_answer(attempt), name)
 
     def take(self, moves: list[Turn], name: str) -> bool:
         puzzle = self.problem.puzzle
@@ -137,8 +157,15 @@ class _Held:
         return True
 
 
+def _answer(attempt: Problem) -> list[Turn]:
+    """The attempt's moves simplified; as played on a puzzle with blockings (a reordering could pass through a
+    shape where a move is blocked)."""
+    return list(attempt.turns) if attempt.puzzle.blockings else simplify(attempt.puzzle, attempt.turns)
+
+
 def first_routes(problem: Problem, context: Context) -> list[str]:
-    """The first-answer routes to try in turn: ``search``, ``capped-search``, ``quick-chain``, ``commutators``, ``chain``.
+    """The first-answer routes to try in turn: ``search``, ``capped-search``, ``quick-chain``, ``commutators``, ``chain``;
+    ``quick-blocked`` alone on a puzzle with blockings (legal moves only).
 
     Measured from an empty cache (CPU seconds on this project's machine): a
     search capped at :data:`FIRST_SEARCH_STATES` answers the 2x2x2s,
@@ -150,6 +177,8 @@ def first_routes(problem: Problem, context: Context) -> list[str]:
     5x5x5's quick chain: 6 s of CPU and 800 moves), and the macros, whose
     library is bounded by fixed work caps, answer sooner and shorter.
     """
+    if problem.puzzle.blockings:
+        return ["quick-blocked"]
     moved = sum(len(o) for o in pieces(problem.puzzle).orbits)
     searchable = moved <= SEARCH_CELLS and not problem.wildcards and problem.care is None
     if searchable and strategy("search").applies(problem, context):
@@ -180,6 +209,9 @@ def _first(problem: Problem, context: Context, held: _Held) -> bool:
             if name == "quick-chain":
                 _quick_chain(attempt, context)
                 shown = "chain"
+            elif name == "quick-blocked":
+                quick_blocked(attempt, context)
+                shown = "blocked"
             elif name == "capped-search":
                 search(attempt, cancel=context.cancel, max_states=FIRST_SEARCH_STATES)
                 shown = "search"
@@ -189,7 +221,7 @@ def _first(problem: Problem, context: Context, held: _Held) -> bool:
         except StrategyFailed as exc:
             failure = failure or exc
             continue
-        if held.take(simplify(attempt.puzzle, attempt.turns), shown):
+        if held.take(_answer(attempt), shown):
             return shown == "search"
     if failure is not None:
         raise failure
@@ -202,18 +234,21 @@ def solve_anytime(problem: Problem, context: Context, *, cancel: CancelToken | N
 
     ``cancel`` is the caller's token (a user's cancel), ``time_limit`` in
     seconds from ``started`` (``time.perf_counter()``); ``context.cancel`` is
-    not used (each phase links its own token to ``cancel``).
+    not used (each phase links its own token to ``cancel``: phase 1 a CPU
+    budget of :func:`first_answer_cpu`, phase 2 the wall deadline).
     """
     now = time.monotonic()
     elapsed = time.perf_counter() - started
     deadline = None if time_limit is None else now + time_limit - elapsed
     held = _Held(problem, context, started, on_answer)
-    last = None if deadline is None or time_limit is None else deadline + grace(time_limit)
-    first_context = replace(context, cancel=CancelToken.linked(cancel, last))
+    budget = None if time_limit is None else CpuBudget(first_answer_cpu(time_limit))
+    first_context = replace(context, cancel=CancelToken.linked(cancel, None, budget))
     report(context.progress, 0.0, "first answer")
     try:
         final = _first(problem, first_context, held)
     except Cancelled:
+        if held.moves is None and budget is not None and budget.spent and not first_context.cancel.user_cancelled:
+            raise Cancelled(no_answer(budget.seconds)) from None
         if first_context.cancel.user_cancelled or held.moves is None:
             raise
         final = False
@@ -238,11 +273,17 @@ def solve_anytime(problem: Problem, context: Context, *, cancel: CancelToken | N
     return _outcome(held, cut)
 
 
+def no_answer(cpu: float) -> str:
+    """Why a solve ended without an answer: the first-answer route spent its ``cpu`` seconds of CPU."""
+    return (f"time limit reached with no answer: the first-answer route spent its {cpu:g} s of CPU (the limit, "
+            f"then the limit again or at least {FIRST_ANSWER_GRACE:g} s more); try a longer time limit")
+
+
 def _outcome(held: _Held, cut: bool) -> Outcome:
     if held.moves is None:
         raise HlavolamyError("no strategy found an answer")
     return Outcome(held.moves, held.strategy, held.first_time, held.first_length, cut, held.first_cpu)
 
 
-__all__ = ["FIRST_ANSWER_GRACE", "AnswerCallback", "Improvement", "Outcome", "first_routes", "grace",
-           "solve_anytime"]
+__all__ = ["FIRST_ANSWER_GRACE", "AnswerCallback", "Improvement", "Outcome", "first_answer_cpu", "first_routes",
+           "grace", "no_answer", "solve_anytime"]

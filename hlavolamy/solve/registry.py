@@ -175,8 +175,7 @@ def add_plugin(plugin: object, name: str, source: str) -> list[Rejected]:
 def forget_plugins() -> None:
     """Drop every plugin's strategies and passes but the built-in ones (a new plugin host starts from these)."""
     for table in (_STRATEGIES, _PASSES):
-        for owner in set(table.owners.values()) - {BUILTIN}:
-            table.forget_plugin(owner)
+        table.forget_plugins_but(BUILTIN)
 
 
 def register(strategy: Strategy) -> Strategy:

@@ -32,7 +32,7 @@ from hlavolamy.errors import PuzzleError
 
 from .arrangement import Arrangement, Circle, Region
 from .jumble import JumbleLimit
-from .jumbled import JUMBLE_MODES, Jumbled
+from .jumbled import JUMBLE_MODES, Jumbled, closed
 from .symmetry import MAX_ORDER, JamError, symmetry_order, turn_map
 
 PLUGIN = "circles"
@@ -199,6 +199,15 @@ class Design:
             return Jumbled.of(self)
         except JumbleLimit as exc:  # kept: a design past the limit is not closed again at every look
             return exc
+
+    @property
+    def closure_pending(self) -> bool:
+        """A jumbling design whose closure is not computed yet: asking for :attr:`jumbled` would take a while."""
+        if self.jumble is None or "_jumble_result" in self.__dict__:
+            return False
+        if any(c.kind == TURN and c.steps is None for c in self.circles):
+            return False  # refused at once: no closure to wait for
+        return closed(self.circles) is None
 
     @property
     def jumbled(self) -> Jumbled | None:

@@ -174,7 +174,8 @@ def close_cuts(
         if cancel is not None and done % 16 == 0:
             cancel.check()
         if done % 64 == 0:
-            report(progress, len(closure.circles) / max_circles, f"{len(closure.circles)} cut circles")
+            report(progress, len(closure.circles) / max_circles,
+                   f"{len(closure.circles)} cut circles of at most {max_circles}, {circle.generation} turns deep")
         for disk in turning:
             carried = _intersect(circle.arcs, _carried(circle, disk, tol))
             if not carried:

@@ -13,16 +13,25 @@ Two kinds of pieces (the design's ``jumble`` key):
 
 A cell takes the colour of the drawn region its interior point lies in;
 regions of the closure in uncoloured space are no cells.
+
+The closure and its regions depend only on the circles (not on colours or
+names), take seconds for a big design, and are asked for again by every
+view of the same design (the designer, the Play tab, undo): :func:`close`
+keeps the last few, keyed by the circles, so a design computed once (for
+instance off the GUI thread) is never closed again, and :func:`closed`
+tells without computing whether one is known.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from hlavolamy.core.progress import CancelToken, ProgressCallback
+from hlavolamy.core.progress import CancelToken, ProgressCallback, interruptible, report
 from hlavolamy.errors import PuzzleError
 
 from .arrangement import Arrangement, Region
@@ -36,6 +45,61 @@ CUT_ALL, BLOCK = "cut", "block"
 JUMBLE_MODES = (CUT_ALL, BLOCK)
 MAX_BUILD_CIRCLES = 400
 """A closure with more cut circles than this is not cut into regions (thousands of cells, minutes of work)."""
+KEPT = 16
+"""Closures :func:`close` keeps (a design being edited, its undo steps, the puzzles open)."""
+
+ClosureKey = tuple[tuple[object, ...], ...]
+Closed = tuple[Closure, Arrangement] | PuzzleError
+"""A closure and its regions, or why there are none (:class:`.jumble.JumbleLimit` keeps the partial closure)."""
+_kept: OrderedDict[ClosureKey, Closed] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def closure_key(circles: Sequence[DesignCircle], max_circles: int = MAX_CIRCLES) -> ClosureKey:
+    """What a closure depends on: every circle's id, place, size, kind, steps and hole, and the limit."""
+    return (*((c.id, c.x, c.y, c.r, c.kind, c.steps, c.inner) for c in circles), (max_circles,))
+
+
+def closed(circles: Sequence[DesignCircle], max_circles: int = MAX_CIRCLES) -> Closed | None:
+    """The kept closure of these circles, or None when it was not computed yet (never computes)."""
+    key = closure_key(circles, max_circles)
+    with _kept_lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+        return _kept.get(key)
+
+
+def close(circles: Sequence[DesignCircle], *, max_circles: int = MAX_CIRCLES, progress: ProgressCallback | None = None,
+          cancel: CancelToken | None = None) -> Closed:
+    """The closure of these circles and its regions, computed once and kept; Cancelled through ``cancel``.
+
+    Safe in a worker thread: it reads only ``circles`` (frozen) and writes only the kept results.
+    """
+    known = closed(circles, max_circles)
+    if known is not None:
+        return known
+    for c in circles:
+        if c.kind == "turn" and c.steps is None:
+            raise PuzzleError(f"circle {c.id!r}: a jumbling design needs explicit steps (a turn angle) on every turning circle")
+    result: Closed
+    try:
+        closure = closure_of(circles, lambda c: c.steps, max_circles=max_circles, progress=progress, cancel=cancel)
+        if len(closure.circles) > MAX_BUILD_CIRCLES:
+            raise PuzzleError(
+                f"the turns close up, but only after {len(closure.circles)} cut circles: more than {MAX_BUILD_CIRCLES} "
+                "make thousands of pieces, too many to build here; make the disks overlap less"
+            )
+        report(progress, 1.0, f"cutting the plane along {len(closure.circles)} cut circles")
+        with interruptible(cancel):  # the arrangement never looks at the token
+            arrangement = Arrangement([c.shape for c in closure.circles], closure.arcs)
+        result = (closure, arrangement)
+    except PuzzleError as exc:  # JumbleLimit too: a design past the limit is not closed again at every look
+        result = exc
+    with _kept_lock:
+        _kept[closure_key(circles, max_circles)] = result
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return result
 
 
 @dataclass
@@ -44,26 +108,17 @@ class Jumbled:
 
     design: Design
     closure: Closure
+    arrangement: Arrangement
+    """The regions of the closed cuts."""
 
     @classmethod
     def of(cls, design: Design, *, max_circles: int = MAX_CIRCLES, progress: ProgressCallback | None = None,
            cancel: CancelToken | None = None) -> Jumbled:
         """Close the design's cuts (JumbleLimit when they never close, PuzzleError without explicit steps)."""
-        for c in design.circles:
-            if c.kind == "turn" and c.steps is None:
-                raise PuzzleError(f"circle {c.id!r}: a jumbling design needs explicit steps (a turn angle) on every turning circle")
-        closure = closure_of(design.circles, lambda c: c.steps, max_circles=max_circles, progress=progress, cancel=cancel)
-        if len(closure.circles) > MAX_BUILD_CIRCLES:
-            raise PuzzleError(
-                f"the turns close up, but only after {len(closure.circles)} cut circles: more than {MAX_BUILD_CIRCLES} "
-                "make thousands of pieces, too many to build here; make the disks overlap less"
-            )
-        return cls(design, closure)
-
-    @cached_property
-    def arrangement(self) -> Arrangement:
-        """The regions of the closed cuts."""
-        return Arrangement([c.shape for c in self.closure.circles], self.closure.arcs)
+        result = close(design.circles, max_circles=max_circles, progress=progress, cancel=cancel)
+        if isinstance(result, PuzzleError):
+            raise result.with_traceback(None)  # the kept one: no traceback piling up over the raises
+        return cls(design, *result)
 
     @cached_property
     def _parents(self) -> list[tuple[Region, Region]]:

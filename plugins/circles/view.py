@@ -17,10 +17,18 @@ from typing import Any
 from PyQt6.QtCore import QPointF, QRectF, Qt
 from PyQt6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 
+from hlavolamy.core.progress import CancelToken, ProgressCallback
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State, fused_sets_torn
 from hlavolamy.errors import PuzzleError
-from hlavolamy.plugins.hookspecs import Designer, DrawOptions, MoveHit, Tool, View
+from hlavolamy.plugins.hookspecs import (
+    Designer,
+    DesignWork,
+    DrawOptions,
+    MoveHit,
+    Tool,
+    View,
+)
 
 from .arrangement import Arrangement, Region
 from .design import (
@@ -33,13 +41,18 @@ from .design import (
     parse_angle,
 )
 from .jumble import Closure, JumbleLimit
-from .jumbled import JUMBLE_MODES, Jumbled
+from .jumbled import JUMBLE_MODES, ClosureKey, Jumbled, close, closure_key
 from .symmetry import MAX_ORDER, JamError
 
 HIT_PIXELS = 8.0
 """How close (in pixels) to a circle's rim a press grabs the circle."""
 STEP_CHOICES = (2, 3, 4, 5, 6, 8, 10, 12)
 """Turns per full turn the Turn angle tool steps through (plus the pattern's own finest turn)."""
+CLOSING = "Closing the cuts"
+CLOSING_CANCELLED = (
+    "closing the cuts was cancelled, so this jumbling design has no cells or moves yet (its pieces are the "
+    "regions of the closed cuts); any edit, or Undo then Redo, closes them again"
+)
 
 
 class Frame:
@@ -240,8 +253,13 @@ class CirclesView(View):
             self._painter.outline(painter, frame, straddling, QColor("#ff7f00"), 2.5)
             at = frame.to_widget(c.x, c.y)
             painter.save()
-            painter.setPen(QColor("#555555"))
-            painter.drawText(QPointF(at.x() - 22, at.y() + 4), "blocked")
+            box = painter.fontMetrics().boundingRect("blocked").toRectF().adjusted(-5, -3, 5, 3)
+            box.moveCenter(at)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(255, 255, 255, 215))  # legible on any piece colour
+            painter.drawRoundedRect(box, 4, 4)
+            painter.setPen(QColor("#333333"))
+            painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), "blocked")
             painter.restore()
 
     def cell_at(self, x: float, y: float) -> int | None:
@@ -312,6 +330,8 @@ class CirclesDesigner(Designer):
     def __init__(self, design: Design, name: str = ""):
         self.name = name
         self.current_colour: str | None = None
+        self._cancelled: ClosureKey | None = None
+        """The circles whose closure the user cancelled: not offered as work again until an edit."""
         self._screen_colours: dict[str, str] = {}
         self._set(design)
         self.frame = Frame(self.box, QRectF(0, 0, 400, 400))
@@ -322,6 +342,7 @@ class CirclesDesigner(Designer):
     # -- data ----------------------------------------------------------------
     def _set(self, design: Design) -> None:
         self.design = design
+        self._cancelled = None  # an edit, undo or redo: its closure is wanted again
         self._painter = _Painter(design)
         self.box = _box(design.circles, (), 0.08)
         self._jam = self._find_jam()
@@ -335,15 +356,7 @@ class CirclesDesigner(Designer):
             return None
 
     def _find_jam(self) -> JamError | None:
-        self._limit: JumbleLimit | None = None
-        if self.design.jumble is not None:  # turns need not fit: the closure makes the cells
-            if all(c.steps is not None for c in self.design.circles if c.kind == TURN):
-                try:
-                    self.design.jumbled.cells  # noqa: B018 - runs the closure
-                except JumbleLimit as exc:
-                    self._limit = exc
-                except PuzzleError:
-                    pass
+        if self.design.jumble is not None:  # turns need not fit: the closure makes the cells, no jam
             return None
         try:
             self.design.moves()
@@ -352,6 +365,41 @@ class CirclesDesigner(Designer):
         except PuzzleError:
             return None
         return None
+
+    def _closure(self) -> Jumbled | JumbleLimit | None:
+        """The jumbling closure, or its refusal past the limit, once known; never computes (None meanwhile)."""
+        if self.design.jumble is None or self.design.closure_pending:
+            return None
+        try:
+            return self.design.jumbled
+        except JumbleLimit as exc:
+            return exc
+        except PuzzleError:
+            return None
+
+    @property
+    def limit(self) -> JumbleLimit | None:
+        """The closure stopped at its limit (the cuts keep multiplying), once known."""
+        closure = self._closure()
+        return closure if isinstance(closure, JumbleLimit) else None
+
+    def pending_work(self) -> DesignWork | None:
+        """The jumbling closure while it is not computed (nor cancelled): the host runs it off the GUI thread."""
+        if not self.design.closure_pending:
+            return None
+        circles = tuple(self.design.circles)
+        key = closure_key(circles)
+        if key == self._cancelled:
+            return None
+
+        def job(progress: ProgressCallback, cancel: CancelToken) -> None:
+            close(circles, progress=progress, cancel=cancel)  # kept by the plugin: build() then finds it
+
+        def cancelled() -> str:
+            self._cancelled = key
+            return CLOSING_CANCELLED
+
+        return DesignWork(CLOSING, key, job, cancelled)
 
     def data(self) -> dict[str, Any]:
         return self.design.to_data()
@@ -362,6 +410,8 @@ class CirclesDesigner(Designer):
 
     def build(self) -> Puzzle:
         """The puzzle; a jam is told briefly (the drawing outlines the clashing regions, ids mean nothing there)."""
+        if self._cancelled is not None and self._cancelled == closure_key(self.design.circles):
+            raise PuzzleError(CLOSING_CANCELLED)
         try:
             return self.design.puzzle(name=self.name or "Circle puzzle")
         except JamError as exc:
@@ -483,10 +533,9 @@ class CirclesDesigner(Designer):
         if self._jam is not None:
             clashing = [self.design.arrangement.by_id[rid] for rid, _ in self._jam.clashes]
             self._painter.outline(painter, frame, clashing, QColor("#e00000"), 3.0)
-        if self._limit is not None:
-            paint_closure(painter, frame, self._limit.closure)
-        elif self.design.jumble is not None and isinstance(self.design.__dict__.get("_jumble_result"), Jumbled):
-            paint_closure(painter, frame, self.design.jumbled.closure, generations=False)
+        closure = self._closure()
+        if closure is not None:
+            paint_closure(painter, frame, closure.closure, generations=isinstance(closure, JumbleLimit))
         if options.hover is not None:
             hovered = self.circle_at(*options.hover)
             if hovered is not None:
@@ -523,7 +572,10 @@ class CirclesDesigner(Designer):
             painter.drawText(QPointF(at.x() + 4, at.y() - 4), f"{names[c.id]} ({steps}{jumbles})")
         if self.design.jumble is not None:
             text = {"cut": "Jumbling: every turn cuts", "block": "Jumbling: pieces as drawn, blocked while they straddle"}
-            state = f" — the cuts do not close up ({len(self._limit.closure.circles)} circles)" if self._limit else ""
+            limit = self.limit
+            state = (f" — the cuts do not close up ({len(limit.closure.circles)} circles)" if limit else
+                     " — closing the cuts was cancelled" if self._cancelled is not None else
+                     " — closing the cuts…" if self.design.closure_pending else "")
             painter.drawText(QPointF(8, 16), text[self.design.jumble] + state)
         painter.restore()
 

@@ -2,7 +2,8 @@
 
 Design a circle puzzle from an empty design, save, close, reopen, turn; scramble,
 solve and step through the answer; New → Polyhedron megaminx, scramble, solve;
-import a Santa globe and a twsearch file; undo and redo at each stage. The
+import a Santa globe and a twsearch file; undo and redo at each stage. Then a
+jumbling puzzle: a turn that blocks two disks, and a refused click on one. The
 window is grabbed from the X server into the user guide's pictures.
 """
 
@@ -16,7 +17,7 @@ import pytest
 from conftest import REPO, click_cell, wait_idle
 from PyQt6.QtCore import QSettings, Qt
 from PyQt6.QtGui import QGuiApplication, QImage
-from PyQt6.QtWidgets import QApplication, QFileDialog
+from PyQt6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from test_gui_design import draw_two_disks
 from test_gui_window import choose_in_new_dialog
 
@@ -31,13 +32,20 @@ SHOTS = Path(os.environ.get("HLAVOLAMY_SHOTS", REPO / "docs" / "images"))
 DATA = REPO / "tests" / "data"
 
 
-def shoot(qtbot, window: MainWindow, name: str) -> None:
-    """Grab the mapped window from the X server (what a user sees), after any turn's fade has ended."""
+def shoot(qtbot, window: MainWindow, name: str, *, on_top: bool = False) -> None:
+    """Grab the mapped window from the X server (what a user sees), after any turn's fade has ended.
+
+    ``on_top``: the screen where the window is, with the dialogs that lie over it (its own grab leaves them out).
+    """
     for canvas in window.findChildren(StateCanvas):
         canvas.finish_animation()
     window.repaint()
     QApplication.processEvents()
-    pixmap = window.screen().grabWindow(int(window.winId()))
+    if on_top:
+        where = window.geometry()
+        pixmap = window.screen().grabWindow(0, where.x(), where.y(), where.width(), where.height())
+    else:
+        pixmap = window.screen().grabWindow(int(window.winId()))
     assert pixmap.width() >= 1000 and pixmap.height() >= 700, "the X server gave no picture of the window"
     image = pixmap.toImage()
     colours = {image.pixel(x, y) for x in range(0, image.width(), 37) for y in range(0, image.height(), 41)}
@@ -197,3 +205,36 @@ def test_the_whole_path_in_a_real_window(qtbot, window, monkeypatch, tmp_path):
     assert not again.document.state.is_solved()
     shoot(qtbot, again, "x11-twsearch.png")
     again.document.undo_stack.setClean()
+
+
+def test_a_jumbling_puzzle_refuses_a_blocked_disk_in_a_real_window(qtbot, window):
+    """four-disks-45: A turns by 45°, so the pieces it carried straddle B's and C's rims; a click on B is refused."""
+    assert QGuiApplication.platformName() == "xcb", "this scenario is for a real X server"
+    window.move(0, 0)
+    window.resize(1200, 800)
+    qtbot.waitExposed(window)
+    window.open_file((REPO / "puzzles" / "four-disks-45.json").relative_to(REPO))  # the status bar's words in the guide
+    buttons = window.play_tab.moves_page.buttons
+    assert all(button.isEnabled() for button in buttons.values())
+    qtbot.mouseClick(buttons["A"], Qt.MouseButton.LeftButton)
+    assert len(window.document.history) == 1
+    blocked = sorted(move for move, button in buttons.items() if not button.isEnabled())
+    assert blocked == ["B", "C"] and "B is blocked" in buttons["B"].toolTip()
+
+    canvas = window.play_tab.canvas
+    canvas.grab()  # paints, so the view knows its frame
+    qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=canvas.view.frame.to_widget(9, 0).toPoint())  # B only
+    assert len(window.document.history) == 1, "the blocked turn was played"
+    refusal = window.messages[-1]
+    assert refusal.startswith("Move refused: ") and "B" in refusal, window.messages
+    # the refusal's message box (recorded by the fixture: a modal one would wait for a click) as the user sees it
+    title, _, text = refusal.partition(": ")
+    box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Ok, window)
+    box.setModal(False)
+    box.show()
+    box.move(window.x() + window.width() - box.width() - 40, window.y() + window.height() - box.height() - 80)
+    qtbot.waitExposed(box)
+    shoot(qtbot, window, "x11-jumble-blocked.png", on_top=True)
+    box.close()
+    window.undo_action.trigger()  # A back home: nothing straddles, every disk turns again
+    assert all(button.isEnabled() for button in buttons.values())

@@ -20,6 +20,7 @@ from hlavolamy.errors import Cancelled
 
 if TYPE_CHECKING:
     from hlavolamy.gui.window import MainWindow
+    from hlavolamy.plugins.manager import PluginHost
 
 MODES = (
     ("whole", "Whole puzzle", "Solve every cell"),
@@ -35,11 +36,9 @@ SHOWN_SCRAMBLE_MOVES = 60
 """Turns of the random walk used when the group is too big for exact uniform sampling."""
 
 
-def solver_strategies() -> tuple[str, ...]:
-    """The strategies the solver offers (``auto`` first)."""
-    from hlavolamy.solve import names
-
-    return names()
+def solver_strategies(host: PluginHost) -> tuple[str, ...]:
+    """The strategies the solver offers (``auto`` first): asked of the loaded plugin host, so a plugin's are there."""
+    return tuple(record.name for record in host.strategies())
 
 
 def random_position(puzzle: Puzzle, seed: int, cancel: CancelToken | None = None) -> tuple[State, str]:
@@ -184,7 +183,7 @@ class SolvePage(QWidget):
         self.orbit = QComboBox()
         self.orbit.setToolTip("Orbits come from the analysis (Analysis page)")
         self.strategy = QComboBox()
-        self.strategy.addItems(solver_strategies())
+        self.strategy.addItems(solver_strategies(app.plugins))
         self.strategy.setToolTip("Solver strategy; auto picks one for the puzzle")
         self.time_limit = QDoubleSpinBox()
         self.time_limit.setRange(0, 3600)
@@ -425,7 +424,7 @@ class SolvePage(QWidget):
             return
         self.player = None
         if "time limit" in reason:
-            text = (f"No answer within the time limit ({self.time_limit.value():g} s, and the extra seconds the "
+            text = (f"No answer within the time limit ({self.time_limit.value():g} s, and the extra CPU seconds the "
                     "first answer may take).")
             status = "Solve stopped: time limit reached, no answer"
         else:

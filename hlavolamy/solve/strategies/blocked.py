@@ -17,7 +17,12 @@ breadth-first search) are solved optimally from a table of all positions. An
 IDA* search over positions, with a heuristic that is the larger of the
 shape's distance from home and the farthest any cell is from its home in the
 unblocked puzzle, looks for something shorter on mid-size puzzles. Every
-solution is replayed with legality checked on every step."""
+solution is replayed with legality checked on every step.
+
+:func:`quick_blocked` is the anytime solve's first answer: the same two
+phases, phase 2 sifted through a quick chain of the home-shape group instead
+of the nested ``auto`` race, no table of all positions, no IDA*; the full
+strategy then improves it."""
 
 from __future__ import annotations
 
@@ -50,6 +55,7 @@ from hlavolamy.solve.caches import solve_cache
 from hlavolamy.solve.pipeline import run_pipeline
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, Strategy
+from hlavolamy.solve.tables.chain import quick_chain, sift_solve
 
 SEARCH_NODES = 60_000
 """Node budget of the IDA* improvement search after a two-phase solution."""
@@ -66,16 +72,22 @@ class BlockedResult:
     strategy: str
 
 
-def _solve_blocked(problem: Problem, context: Context) -> str:
+def _solve_blocked(problem: Problem, context: Context, quick: bool = False) -> str:
     """The registered strategy: legal moves found by :func:`find_blocked_solution`, checked step by step."""
     if not problem.exact:
         raise HlavolamyError("positions given by colours are not solved on puzzles with blockings yet: "
                              "give the exact position")
     state = State(problem.puzzle, problem.labels)
-    result = find_blocked_solution(problem.puzzle, state, budget=context.cancel, progress=context.progress)
+    result = find_blocked_solution(problem.puzzle, state, budget=context.cancel, progress=context.progress,
+                                   quick=quick)
     problem.play(verify_legal(problem.puzzle, state, result.moves))
     report(context.progress, 1.0, f"solved in {problem.puzzle.length(problem.turns)} moves ({result.strategy})")
     return result.strategy
+
+
+def quick_blocked(problem: Problem, context: Context) -> str:
+    """A first answer, cheaply: two phases with a quick chain in phase 2 (see the module's text)."""
+    return _solve_blocked(problem, context, quick=True)
 
 
 def verify_legal(puzzle: Puzzle, state: State, moves: list[Turn]) -> list[Turn]:
@@ -87,8 +99,11 @@ def verify_legal(puzzle: Puzzle, state: State, moves: list[Turn]) -> list[Turn]:
 
 
 def find_blocked_solution(puzzle: Puzzle, state: State, *, budget: CancelToken,
-                          progress: ProgressCallback | None = None) -> BlockedResult:
-    """Pick the method: a table of all positions when small, else two phases (then a search for shorter)."""
+                          progress: ProgressCallback | None = None, quick: bool = False) -> BlockedResult:
+    """Pick the method: a table of all positions when small, else two phases (then a search for shorter).
+
+    ``quick``: two phases only, phase 2 by a quick chain (:func:`quick_blocked`).
+    """
     if state.perm.size != puzzle.n_cells:
         raise HlavolamyError(f"the state has {state.perm.size} cells, the puzzle {puzzle.n_cells}")
     if state.is_solved():
@@ -96,6 +111,9 @@ def find_blocked_solution(puzzle: Puzzle, state: State, *, budget: CancelToken,
     report(progress, 0.05, "shape graph and the home-shape group")
     graph = shape_graph(puzzle, max_shapes=MAX_SHAPES, cancel=budget)
     stab = stabiliser(puzzle, cancel=budget)
+    if quick:
+        moves = two_phase(puzzle, graph, state.perm, budget=budget, progress=progress, quick=True)
+        return BlockedResult(shortcut(puzzle, state.perm, moves), "blocked: shape home, then a quick chain")
     if graph.complete and stab.order is not None and graph.size * stab.order <= MAX_STATES:
         table = position_table(puzzle, cancel=budget)
         if table is not None:
@@ -200,26 +218,31 @@ def phase1(graph: ShapeGraph, index: int) -> list[Turn]:
 
 
 def two_phase(puzzle: Puzzle, graph: ShapeGraph, perm: np.ndarray, *, budget: CancelToken,
-              progress: ProgressCallback | None = None) -> list[Turn]:
+              progress: ProgressCallback | None = None, quick: bool = False) -> list[Turn]:
     """Phase 1 (shape home) then phase 2 (the home-shape group); moves merged, not yet replayed."""
     first = phase1(graph, shape_index(graph, perm))
     at_home = State(puzzle, perm).apply(first, check_legal=True).perm
     report(progress, 0.15, f"shape home in {len(first)} steps; the home-shape group")
     stab = stabiliser(puzzle, cancel=budget)
-    second = phase2(puzzle, stab, at_home, budget=budget, progress=progress)
+    second = phase2(puzzle, stab, at_home, budget=budget, progress=progress, quick=quick)
     return merge_powers(puzzle, first + second)
 
 
 def phase2(puzzle: Puzzle, stab: Stabiliser, perm: np.ndarray, *, budget: CancelToken,
-           progress: ProgressCallback | None = None) -> list[Turn]:
-    """Solve a home-shape position inside ``H`` with the generic solver on the macro puzzle."""
+           progress: ProgressCallback | None = None, quick: bool = False) -> list[Turn]:
+    """Solve a home-shape position inside ``H`` with the generic solver on the macro puzzle (``quick``: sifted
+    through its quick chain, no race)."""
     if P.is_identity(perm):
         return []
     _require_member(stab, perm)
     derived = macro_puzzle(puzzle, stab)
-    context = Context(budget, None if progress is None else _scaled(progress, 0.2, 0.95))
+    scaled = None if progress is None else _scaled(progress, 0.2, 0.95)
     try:
-        moves, _ = run_pipeline(Problem.from_input(derived, State(derived, perm)), "auto", context)
+        if quick:
+            moves = sift_solve(quick_chain(derived, cancel=budget, progress=scaled), perm, cancel=budget)
+        else:
+            problem = Problem.from_input(derived, State(derived, perm))
+            moves, _ = run_pipeline(problem, "auto", Context(budget, scaled))
     except UnreachableError as exc:
         raise UnreachableError(
             "the fused sets can be brought home, but the rest of the position is outside the group of legal "
