@@ -7,12 +7,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hlavolamy.analysis import commutators
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.commutators import LIBRARY_KINDS, three_cycle_library
 from hlavolamy.analysis.independent import cell_groups, independent_moves, short_words
 from hlavolamy.core import perm as P
 from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.turns import invert
 from tests.conftest import PUZZLES
 
 
@@ -47,6 +49,25 @@ def test_cube_library_has_every_kind_per_piece_orbit(rubik3):
             assert (g, "twist") in kinds
     corner = [m for m in library if m.kind == "piece 3-cycle" and len(m.cells) == 9]
     assert corner and min(len(m.turns) for m in corner) <= 8
+
+
+def test_batched_commutators_keep_what_offering_each_alone_keeps(rubik3, monkeypatch):
+    """The pool offers a batch of commutators at once; it must keep exactly what offering them one by one keeps."""
+    monkeypatch.setattr(commutators, "_BATCH_CELLS", 3_000)  # several batches
+    structure, (group_of, _) = pieces(rubik3), cell_groups(rubik3)
+    words = short_words(rubik3, 4, limit=300)
+    batched = commutators._Pool(rubik3, structure, group_of)
+    batched.add_commutators(words, words, float("inf"), None, max_overlap=rubik3.n_cells)
+    alone = commutators._Pool(rubik3, structure, group_of)
+    for i, a in enumerate(words):
+        for b in words[i + 1:]:
+            perm = a.perm[b.perm][P.inverse(a.perm)][P.inverse(b.perm)]
+            alone.add(commutators.Word(a.turns + b.turns + invert(a.turns) + invert(b.turns), perm))
+    assert batched.best
+    assert {k: (w.length, w.groups) for k, w in batched.best.items()} == {
+        k: (w.length, w.groups) for k, w in alone.best.items()}
+    for w in batched.best.values():
+        assert np.array_equal(rubik3.perm_of(w.turns), w.perm)
 
 
 def test_several_macros_per_orbit_shortest_first(rubik3):

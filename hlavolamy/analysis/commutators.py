@@ -305,18 +305,22 @@ class _Pool:
         return self._offer(support, images, word.length, lambda: list(word.turns)) is not None
 
     def _offer(self, support: np.ndarray, images: np.ndarray, length: int,
-               turns: Callable[[], list[Turn]]) -> _Small | None:
+               turns: Callable[[], list[Turn]], groups: tuple[int, ...] | None = None) -> _Small | None:
         """Store the element if it is new or shorter than the stored word; the entry if it is new.
 
-        ``turns`` makes the word only when it is kept (most candidates are not).
+        ``turns`` makes the word only when it is kept (most candidates are not); ``groups``, when the caller
+        already knows them, saves classifying the cells again.
         """
-        support, images = support.astype(np.int32), images.astype(np.int32)
+        support, images = support.astype(np.int32, copy=False), images.astype(np.int32, copy=False)
         key = support.tobytes() + images.tobytes()
         old = self.best.get(key)
         if old is not None and old.length <= length:
             return None
-        groups = old.groups if old is not None else _groups(self.group_of[support])
-        entry = self.best[key] = _Small(turns(), support, images, self.puzzle.n_cells, groups)
+        if old is not None:
+            groups = old.groups
+        elif groups is None:
+            groups = _groups(self.group_of[support])
+        entry = self.best[key] = _Small(turns(), support.copy(), images.copy(), self.puzzle.n_cells, groups)
         if len(groups) == 1:
             self.by_group.setdefault(groups[0], set()).add(key)
         return entry if old is None else None
@@ -382,6 +386,8 @@ class _Pool:
         ia, ib = ia[order][:cap], ib[order][:cap]
         m = local.cols.size
         batch = max(1, _BATCH_CELLS // max(m, 1))
+        lengths = 2 * (np.array([w.length for w in left])[ia] + np.array([w.length for w in right])[ib])
+        undo_left, undo_right = _Inverses(left), _Inverses(right)
         found = []
         for start in range(0, ia.size, batch):
             if self.work.over(stop):
@@ -395,11 +401,22 @@ class _Pool:
             sizes = moved.sum(1)
             offered = np.flatnonzero((sizes > 0) & (sizes <= self.max_support))
             self.work.spend(_OFFER_UNITS * offered.size)
-            for k in offered:
-                wa, wb = left[sa[k]], right[sb[k]]
-                at = np.flatnonzero(moved[k])
-                entry = self._offer(local.cols[at], local.cols[comm[k, at]], 2 * (wa.length + wb.length),
-                                    lambda: wa.turns + wb.turns + invert(wa.turns) + invert(wb.turns))
+            if not offered.size:
+                continue
+            # every offered commutator's moved cells at once, row after row (Python per element is the cost here)
+            rows, at = np.nonzero(moved[offered])
+            supports = local.cols[at].astype(np.int32)
+            images = local.cols[comm[offered[rows], at]].astype(np.int32)
+            ends = np.cumsum(sizes[offered])
+            starts = ends - sizes[offered]
+            groups_of_cells = self.group_of[supports]
+            low = np.minimum.reduceat(groups_of_cells, starts).tolist()
+            one_group = (low == np.maximum.reduceat(groups_of_cells, starts)).tolist()
+            for k, s, e, g, one in zip(offered.tolist(), starts.tolist(), ends.tolist(), low, one_group):
+                i, j = int(sa[k]), int(sb[k])
+                entry = self._offer(supports[s:e], images[s:e], int(lengths[start + k]),
+                                    lambda i=i, j=j: left[i].turns + right[j].turns + undo_left[i] + undo_right[j],
+                                    (g,) if one else None)
                 if entry is not None:
                     found.append(entry)
         return found
@@ -490,6 +507,20 @@ class _Local:
 
     def moved(self, perms: np.ndarray) -> np.ndarray:
         return (perms != np.arange(self.cols.size)).astype(np.float32)
+
+
+class _Inverses:
+    """The inverse turns of each word of a list, made once per word when first asked (a word pairs with many)."""
+
+    def __init__(self, words: Sequence[Word | _Small]):
+        self.words = words
+        self.made: dict[int, list[Turn]] = {}
+
+    def __getitem__(self, i: int) -> list[Turn]:
+        undo = self.made.get(i)
+        if undo is None:
+            undo = self.made[i] = invert(self.words[i].turns)
+        return undo
 
 
 def _commutator_word(a: Word, b: Word, perm: np.ndarray) -> Word:
