@@ -502,12 +502,13 @@ class _Minkwitz:
         ``word`` must be freely reduced. Words longer than the current limit are
         dropped; the limit grows every round, so the table still completes.
         """
-        steps, limit, join = 0, self.limit, self.join  # the hot loop of the build: locals, one spend at the end
+        # the hot loop of the build: locals, the seam test of join inlined, one spend at the end
+        steps, limit, join, inv = 0, self.limit, self.join, self.inv
         for point, table in zip(self.chain.base, self.chain.levels):
             if len(word) > limit or not word:
                 break
             steps += 1
-            image = int(perm[point])
+            image = perm.item(point)
             entry = table.get(image)
             if entry is None or len(word) < len(entry.word):
                 inverse = np.empty_like(perm)
@@ -518,5 +519,6 @@ class _Minkwitz:
                 perm, word = entry.perm, entry.word
                 entry = table[image]
             perm = entry.inverse[perm]
-            word = join(entry.inverse_word, word)
+            undo = entry.inverse_word
+            word = undo + word if not undo or not word or inv[undo[-1]] != word[0] else join(undo, word)
         self.work.spend(steps * self.step_units)
