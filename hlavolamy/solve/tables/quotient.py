@@ -29,6 +29,8 @@ from hlavolamy.solve.problem import Problem
 
 MAX_NODES = 300_000
 """Most quotient states one breadth-first search visits."""
+_BFS_CHUNK = 2_000
+"""States of a breadth-first level expanded in one numpy batch (their children are made together)."""
 
 
 QUOTIENT_CHAIN_WORK = 5e9
@@ -82,37 +84,48 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     gvec = turn_vectors(puzzle, gens)[:, keep] if use_vector else np.zeros((len(gens), 0), dtype=np.int64)
     start_vec = (invariant_vector(puzzle, problem.exact_labels())[keep] if use_vector
                  else np.zeros(0, dtype=np.int64))
-    goal_labels = problem.goal[frozen]
-    start = (problem.labels[frozen].copy(), start_vec)
-
-    def key(labels: np.ndarray, vec: np.ndarray) -> bytes:
-        return labels.tobytes() + b"|" + vec.tobytes()
-
-    goal_key = key(goal_labels.astype(start[0].dtype), np.zeros_like(start_vec))
-    if key(*start) == goal_key:
+    # a state is one row: the frozen cells' labels, then the vector; its key the row's bytes
+    start = np.concatenate([problem.labels[frozen].astype(np.int64), start_vec.astype(np.int64)])
+    goal = np.concatenate([problem.goal[frozen].astype(np.int64), np.zeros(start_vec.size, dtype=np.int64)])
+    start_key, goal_key = start.tobytes(), goal.tobytes()
+    if start_key == goal_key:
         return []
     if problem.exact and all_moves and quotient_too_big(puzzle, frozen, use_vector):
         raise QuotientTooBig(f"the moves reach more than {MAX_NODES} quotient states")
-    parent: dict[bytes, tuple[bytes | None, int]] = {key(*start): (None, -1)}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for labels, vec in frontier:
-            k0 = key(labels, vec)
+    parent: dict[bytes, tuple[bytes | None, int]] = {start_key: (None, -1)}
+    frontier, frontier_keys = start[None, :], [start_key]
+    n_gens, row_bytes = len(gens), start.nbytes
+    while frontier.shape[0]:
+        kept_rows: list[np.ndarray] = []
+        kept_keys: list[bytes] = []
+        for at in range(0, frontier.shape[0], _BFS_CHUNK):
+            if cancel is not None:
+                cancel.check()
+            # every child of a chunk at once, parent after parent, each parent's children in generator order
+            rows = frontier[at:at + _BFS_CHUNK]
+            labels, vec = rows[:, :frozen.size], rows[:, frozen.size:]
+            kids = np.empty((rows.shape[0], n_gens, start.size), dtype=np.int64)
             for g, (lp, gv) in enumerate(zip(local, gvec)):
-                new = (labels[lp], (vec + gv) % mod if mod.size else vec)
-                k1 = key(*new)
-                if k1 in parent:
-                    continue
-                parent[k1] = (k0, g)
-                if k1 == goal_key:
-                    return _path(parent, k1, gens)
-                nxt.append(new)
-            if len(parent) > MAX_NODES:
-                raise QuotientTooBig(f"more than {MAX_NODES} quotient states")
-        if cancel is not None:
-            cancel.check()
-        frontier = nxt
+                kids[:, g, :frozen.size] = labels[:, lp]
+                kids[:, g, frozen.size:] = (vec + gv) % mod if mod.size else vec
+            kids = kids.reshape(-1, start.size)
+            keys = kids.view(np.dtype((np.void, row_bytes))).ravel().tolist()
+            new = []
+            for i, k0 in enumerate(frontier_keys[at:at + rows.shape[0]]):
+                for g in range(n_gens):
+                    k1 = keys[i * n_gens + g]
+                    if k1 in parent:
+                        continue
+                    parent[k1] = (k0, g)
+                    if k1 == goal_key:
+                        return _path(parent, k1, gens)
+                    new.append(i * n_gens + g)
+                    kept_keys.append(k1)
+                if len(parent) > MAX_NODES:
+                    raise QuotientTooBig(f"more than {MAX_NODES} quotient states")
+            kept_rows.append(kids[new])
+        frontier = np.concatenate(kept_rows)
+        frontier_keys = kept_keys
     raise ValueError("no sequence of moves fixes the frozen cells and parities together")
 
 
