@@ -12,6 +12,7 @@ import importlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -23,12 +24,17 @@ from hlavolamy.plugins.manager import get_plugin_host
 
 pytestmark = pytest.mark.gui
 
-GEOMETRY = get_plugin_host().geometry("circles")
-PACKAGE = type(GEOMETRY).__module__
-design_mod = importlib.import_module(f"{PACKAGE}.design")
-jumble = importlib.import_module(f"{PACKAGE}.jumble")
-jumbled = importlib.import_module(f"{PACKAGE}.jumbled")
-presets = importlib.import_module(f"{PACKAGE}.presets")
+
+
+@pytest.fixture
+def circles() -> SimpleNamespace:
+    """The circles plugin as the current host loaded it: a new host reads the plugin files again (another test
+    may have made one), so modules looked up when this file was collected may no longer be the ones in use."""
+    geometry = get_plugin_host().geometry("circles")
+    package = type(geometry).__module__
+    return SimpleNamespace(geometry=geometry, **{name: importlib.import_module(f"{package}.{name}")
+                                                 for name in ("design", "jumble", "jumbled", "presets")})
+
 
 class Gate:
     """Stands in for the closure: waits until opened, then closes the cuts for real; Cancel stops it meanwhile."""
@@ -45,17 +51,18 @@ class Gate:
 
 
 @pytest.fixture
-def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+def gate(monkeypatch: pytest.MonkeyPatch, circles: SimpleNamespace) -> Iterator[Gate]:
     """A closed gate in front of every closure, and no closure kept from earlier tests."""
-    monkeypatch.setattr(jumbled, "_kept", OrderedDict())
-    held = Gate(jumble.close_cuts)
-    monkeypatch.setattr(jumble, "close_cuts", held)
+    monkeypatch.setattr(circles.jumbled, "_kept", OrderedDict())
+    held = Gate(circles.jumble.close_cuts)
+    monkeypatch.setattr(circles.jumble, "close_cuts", held)
     yield held
     held.opened.set()  # a run still waiting ends (the window fixture then waits for it)
 
 
-def fractal_data() -> dict[str, Any]:
+def fractal_data(circles: SimpleNamespace) -> dict[str, Any]:
     """Two equal disks above the critical radius, coloured: the closure runs to its limit (1200 cut circles)."""
+    design_mod = circles.design
     design = design_mod.Design([design_mod.DesignCircle("A", 0, 0, 3, "turn", 12),
                                 design_mod.DesignCircle("B", 4, 0, 3, "turn", 12)], grid=None, jumble="cut")
     design.colours = {r.id: "red" for r in design.arrangement.regions if r.inside}
@@ -68,8 +75,8 @@ def edit(window, data: dict[str, Any], text: str) -> None:
     window.document.design_edited(text)
 
 
-def gears45_data() -> dict[str, Any]:
-    return presets.preset("gears45")[1].to_data()
+def gears45_data(circles: SimpleNamespace) -> dict[str, Any]:
+    return circles.presets.preset("gears45")[1].to_data()
 
 
 def status_messages(window) -> list[str]:
@@ -79,14 +86,14 @@ def status_messages(window) -> list[str]:
     return said
 
 
-def open_empty_design(window) -> None:
-    window.document.new_design(GEOMETRY)
+def open_empty_design(window, circles: SimpleNamespace) -> None:
+    window.document.new_design(circles.geometry)
     window.tabs.setCurrentWidget(window.fields_tab)
 
 
-def test_the_event_loop_runs_while_the_cuts_close_and_the_limit_is_told(qtbot, window, gate):
-    open_empty_design(window)
-    edit(window, fractal_data(), "Fractal disks")
+def test_the_event_loop_runs_while_the_cuts_close_and_the_limit_is_told(qtbot, window, gate, circles):
+    open_empty_design(window, circles)
+    edit(window, fractal_data(circles), "Fractal disks")
     assert window.tasks.busy and window.tasks.task.name == "Closing the cuts"
     assert window.document.puzzle is None and "closing the cuts" in window.document.snap.design_error
     assert "closing the cuts" in window.fields_tab.design_status.text()
@@ -110,9 +117,9 @@ def test_the_event_loop_runs_while_the_cuts_close_and_the_limit_is_told(qtbot, w
     assert not window.messages
 
 
-def test_cancel_stops_the_closure_and_says_what_it_means(qtbot, window, gate):
-    open_empty_design(window)
-    edit(window, fractal_data(), "Fractal disks")
+def test_cancel_stops_the_closure_and_says_what_it_means(qtbot, window, gate, circles):
+    open_empty_design(window, circles)
+    edit(window, fractal_data(circles), "Fractal disks")
     assert window.tasks.busy
     said = status_messages(window)
     qtbot.mouseClick(window.tasks.cancel_button, Qt.MouseButton.LeftButton)
@@ -125,7 +132,7 @@ def test_cancel_stops_the_closure_and_says_what_it_means(qtbot, window, gate):
     assert not window.messages
 
     gate.opened.set()
-    edit(window, gears45_data(), "Gears 45")  # the design stays editable: the next edit closes its cuts
+    edit(window, gears45_data(circles), "Gears 45")  # the design stays editable: the next edit closes its cuts
     qtbot.waitUntil(lambda: window.document.puzzle is not None, timeout=PATIENCE_MS)
     assert window.document.puzzle.n_cells == 21
     window.undo_action.trigger()  # back to the cancelled design: Undo is an edit too, its closure runs again
@@ -133,18 +140,18 @@ def test_cancel_stops_the_closure_and_says_what_it_means(qtbot, window, gate):
     assert "do not close up" in window.document.snap.design_error
 
 
-def test_a_later_edit_supersedes_the_running_closure_and_undo_keeps_both(qtbot, window, gate):
-    open_empty_design(window)
-    edit(window, fractal_data(), "Fractal disks")
+def test_a_later_edit_supersedes_the_running_closure_and_undo_keeps_both(qtbot, window, gate, circles):
+    open_empty_design(window, circles)
+    edit(window, fractal_data(circles), "Fractal disks")
     running = window.tasks.task
     said = status_messages(window)
-    edit(window, gears45_data(), "Gears 45")  # while the fractal one still runs
+    edit(window, gears45_data(circles), "Gears 45")  # while the fractal one still runs
     assert running.token.cancelled  # the outdated run is stopped, not waited for
     gate.opened.set()
     qtbot.waitUntil(lambda: window.document.puzzle is not None, timeout=PATIENCE_MS)
     wait_idle(qtbot, window)
     gears = window.document.puzzle
-    assert gears.n_cells == 21 and window.document.designer.data() == gears45_data()
+    assert gears.n_cells == 21 and window.document.designer.data() == gears45_data(circles)
     assert not any("cancelled" in message for message in said), said  # superseded is no news
     assert not window.messages
 
