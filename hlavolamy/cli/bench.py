@@ -226,12 +226,15 @@ def compare_runs(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> C
 
 
 def read_run(path: str | Path) -> dict[str, Any]:
-    """A ``bench latency --json`` file; a file that is not one is the user's error, naming it."""
-    import json
+    """A ``bench latency --json`` file; a file that is not one is the user's error, naming it.
+
+    Read by the bounded reader every input goes through (:func:`~hlavolamy.core.fileformat.read_text`).
+    """
+    from hlavolamy.core.fileformat import parse_json, read_text
 
     try:
-        run = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        run = parse_json(read_text(path, "latency run"), str(path))
+    except HlavolamyError as exc:
         raise HlavolamyError(f"--compare {path}: cannot read a latency run: {exc}") from None
     if not isinstance(run, dict) or not isinstance(run.get("rows"), list):
         raise HlavolamyError(f"--compare {path}: not a 'bench latency --json' file (no list of rows)")
