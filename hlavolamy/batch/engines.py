@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -98,11 +99,15 @@ class Pool:
         with ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_pool_init, initargs=(results,)) as pool:
             futures: dict[Future, int] = {pool.submit(_pool_task, task): k for k, task in tasks.items()}
             running: set[int] = set()
+            look = 0.0
             while futures:
                 try:
                     deliver(results.get(timeout=TICK))
                 except queue.Empty:
                     listener.tick()
+                if time.monotonic() < look:
+                    continue  # results stream in: the futures are looked over once a tick, not at each result
+                look = time.monotonic() + TICK
                 running |= {k for f, k in futures.items() if f.running()}
                 for future in [f for f in futures if f.done()]:
                     k = futures.pop(future)
