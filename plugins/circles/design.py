@@ -32,7 +32,7 @@ from hlavolamy.errors import PuzzleError
 
 from .arrangement import Arrangement, Circle, Region
 from .jumble import JumbleLimit
-from .jumbled import JUMBLE_MODES, Jumbled, closed
+from .jumbled import JUMBLE_MODES, Jumbled, closed, without_steps
 from .symmetry import MAX_ORDER, JamError, symmetry_order, turn_map
 
 PLUGIN = "circles"
@@ -205,7 +205,7 @@ class Design:
         """A jumbling design whose closure is not computed yet: asking for :attr:`jumbled` would take a while."""
         if self.jumble is None or "_jumble_result" in self.__dict__:
             return False
-        if any(c.kind == TURN and c.steps is None for c in self.circles):
+        if without_steps(self.circles) is not None:
             return False  # refused at once: no closure to wait for
         return closed(self.circles) is None
 

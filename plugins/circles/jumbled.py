@@ -60,6 +60,11 @@ def closure_key(circles: Sequence[DesignCircle], max_circles: int = MAX_CIRCLES)
     return (*((c.id, c.x, c.y, c.r, c.kind, c.steps, c.inner) for c in circles), (max_circles,))
 
 
+def without_steps(circles: Sequence[DesignCircle]) -> DesignCircle | None:
+    """A turning circle with no explicit steps: a jumbling design refuses it at once (nothing to close)."""
+    return next((c for c in circles if c.kind == "turn" and c.steps is None), None)
+
+
 def closed(circles: Sequence[DesignCircle], max_circles: int = MAX_CIRCLES) -> Closed | None:
     """The kept closure of these circles, or None when it was not computed yet (never computes)."""
     key = closure_key(circles, max_circles)
@@ -78,9 +83,10 @@ def close(circles: Sequence[DesignCircle], *, max_circles: int = MAX_CIRCLES, pr
     known = closed(circles, max_circles)
     if known is not None:
         return known
-    for c in circles:
-        if c.kind == "turn" and c.steps is None:
-            raise PuzzleError(f"circle {c.id!r}: a jumbling design needs explicit steps (a turn angle) on every turning circle")
+    missing = without_steps(circles)
+    if missing is not None:
+        raise PuzzleError(f"circle {missing.id!r}: a jumbling design needs explicit steps (a turn angle) on every "
+                          "turning circle")
     result: Closed
     try:
         closure = closure_of(circles, lambda c: c.steps, max_circles=max_circles, progress=progress, cancel=cancel)
