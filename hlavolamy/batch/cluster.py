@@ -29,11 +29,19 @@ POLL = 0.1
 LOCAL_CONFIG = {
     "distributed.worker.profile.enabled": False,
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+    "distributed.scheduler.worker-saturation": 1.0,
 }
-"""Dask's defaults for the workers of ``--cluster local`` less two that slow the solver (pure Python on many
-small numpy arrays) down: sampling every thread's stack every 10 ms, and ``MALLOC_TRIM_THRESHOLD_``, which
-hands every freed array back to the system. With them, 60 3x3x3 positions took 136-152 s of solving on
-two workers against 91-97 s in a process pool; without them 84 s (docs/solving.md, "Solving at scale")."""
+"""Dask's defaults for the workers of ``--cluster local`` less three that slow the solver (pure Python on many
+small numpy arrays) down: sampling every thread's stack every 10 ms; ``MALLOC_TRIM_THRESHOLD_``, which
+hands every freed array back to the system (with both, 60 3x3x3 positions took 136-152 s of solving on
+two workers against 91-97 s in a process pool; without them 84 s: docs/solving.md, "Solving at scale");
+and a saturation of 1.1, which gives a one-thread worker two tasks at once, so that near the end of a run
+one worker can hold a task that waits while the other has nothing to do."""
+LOCAL_MEMORY_LIMIT = 0
+"""No Dask memory limit for the local workers: a task's tables are the solver's own memory, which Dask cannot
+spill, so its pause (at 80 % of a worker's share of the machine) and restart (95 %) would only stall or kill a
+worker solving a big cube (a cube_33/33/33 worker holds about 9 GB, 80 % of half this machine's memory).
+The kernel still ends a worker that runs out of memory, and its task is run again."""
 RESUME = "; the results so far are written and --resume continues"
 INSTALL = "pip install 'hlavolamy[cluster]' (or: pip install 'dask[distributed]')"
 
@@ -101,6 +109,7 @@ class Cluster:
 
             with dask.config.set(LOCAL_CONFIG), \
                     module.LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                        memory_limit=LOCAL_MEMORY_LIMIT,
                                         dashboard_address=":0", silence_logs=logging.ERROR) as local, \
                     module.Client(local, set_as_default=False) as client:
                 yield client
