@@ -128,3 +128,14 @@ def test_a_scheduler_that_goes_away_ends_the_run_with_its_results_kept(tmp_path)
     replayed(inputs, out)
     assert main(["batch", str(source), "-o", str(out), "--resume"]) == 0
     assert set(before) <= set(_lines(out)) and len(_lines(out)) == len(inputs)
+
+
+def test_the_local_cluster_gives_each_worker_one_task_at_a_time_and_no_memory_limit():
+    """Two queued tasks on one worker leave the other idle at a run's end; Dask's pause or restart at its memory
+    limit would stall or kill a big cube's worker (its tables are not Dask's to spill)."""
+    from hlavolamy.batch.cluster import Cluster
+
+    with Cluster(workers=2)._client(distributed) as client:
+        assert client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.WORKER_SATURATION) == 1.0
+        workers = client.scheduler_info()["workers"].values()
+        assert len(workers) == 2 and all(not worker["memory_limit"] for worker in workers)
