@@ -175,3 +175,22 @@ def test_race_records_belong_to_the_caller(rubik2, monkeypatch, racing):
     assert theirs.rivals == {} and theirs.beam == {}
     solve(rubik2, _position(rubik2, 7), records=mine)
     assert sum(mine.rivals[next(iter(mine.rivals))].values()) == 2
+
+
+def test_the_quick_chains_first_answer_is_verified_and_the_same_from_an_empty_cache(racing, monkeypatch, tmp_path):
+    """The quick chain completes its table by closure and long fills, all seeded: two solves, each building it from
+    an empty cache, tell the same verified first answer."""
+    from hlavolamy.analysis.memo import forget_shared
+
+    rubik3 = load_puzzle(PUZZLES / "rubik3.json").puzzle
+    position = _position(rubik3, 1, 200)
+    firsts = []
+    for run in range(2):
+        monkeypatch.setenv("HLAVOLAMY_CACHE_DIR", str(tmp_path / str(run)))
+        forget_shared()
+        told: list[Improvement] = []
+        solve(rubik3, position, time_limit=0.001, on_answer=told.append)
+        assert told[0].first and told[0].strategy == "chain" and position.apply(list(told[0].moves)).is_solved()
+        firsts.append(told[0].moves)
+    forget_shared()
+    assert firsts[0] == firsts[1]

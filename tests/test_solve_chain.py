@@ -160,3 +160,49 @@ def test_randomized_chain_short_of_the_bound_falls_back_on_the_deterministic_one
     monkeypatch.setattr(chain_module, "structural_order", lambda puzzle: (10**40, False))
     preferred = chain_module._candidate_bases(rubik3)[0]
     assert chain_module._base_and_orbits(rubik3, preferred) == _deterministic_base_and_orbits(rubik3, preferred)
+
+
+def _spells_its_entries(chain) -> bool:
+    """Every table entry's word replays to its permutation, which takes the level's base cell to the entry's."""
+    puzzle = chain.puzzle
+    return all(np.array_equal(puzzle.perm_of(chain.word_turns(e.word)), e.perm) and int(e.perm[point]) == image
+               for point, table in zip(chain.base, chain.levels) for image, e in table.items())
+
+
+def _quick(puzzle: Puzzle):
+    from hlavolamy.solve.tables.chain import _build_chain
+
+    return _build_chain(puzzle, CancelToken(), None, 0.0, 0, quick=True)
+
+
+@pytest.mark.parametrize("name", ["rubik3", "hungarian-rings"])
+def test_quick_chain_is_complete_spelled_and_the_same_every_time(name):
+    """Rounds, then orbit closure and long fills: a complete table whose words spell its elements, built the
+    same way twice (seeded, no seconds), so the first answer it gives is the same and replays."""
+    puzzle = load_puzzle(PUZZLES / f"{name}.json").puzzle
+    chain = _quick(puzzle)
+    assert chain.complete and chain.order == sympy_order(puzzle)
+    assert _spells_its_entries(chain)
+    perm = puzzle.perm_of(random_scramble(puzzle, 200, 1))
+    from hlavolamy.solve.tables.chain import sift_solve
+
+    moves = sift_solve(chain, perm)
+    assert np.array_equal(perm[puzzle.perm_of(moves)], np.arange(puzzle.n_cells))
+    forget_shared()
+    assert sift_solve(_quick(puzzle), perm) == moves
+
+
+def test_closure_fills_a_level_from_its_own_elements(rubik3):
+    """Entries taken out of a filled level come back from the level's other elements, with words that spell them."""
+    from hlavolamy.solve.tables.chain import _Minkwitz, _new_chain, generators
+
+    chain = _new_chain(rubik3, generators(rubik3), list(range(rubik3.n_cells)))
+    minkwitz = _Minkwitz(chain, CancelToken(), None)
+    minkwitz.insert_short_words()
+    table = chain.levels[0]
+    assert len(table) == chain.orbit_sizes[0]
+    for image in [i for i, e in table.items() if e.word][:len(table) // 2]:
+        del table[image]
+    minkwitz.close()
+    assert len(table) == chain.orbit_sizes[0]
+    assert _spells_its_entries(chain)

@@ -8,9 +8,9 @@
    for small groups, or a search of at most :data:`FIRST_SEARCH_STATES`
    states on puzzles of few cells (its answer is the shortest: nothing to
    improve; a 2x2x2, pyraminx, skewb or dino from 0.01 to 1.4 s of CPU), a
-   *quick chain* (one base order, no shortening rounds: a 3x3x3's costs
-   0.8 s of CPU against 3-4 s for the full chain) for puzzles of at most
-   :data:`QUICK_CHAIN_CELLS` moved cells, the conjugated macros of the orbit
+   *quick chain* (one base order, a few rounds, the table completed by orbit
+   closure: a 3x3x3's costs 0.8 s of CPU against 3-4 s for the full chain) for
+   puzzles of at most :data:`QUICK_CHAIN_CELLS` moved cells, the conjugated macros of the orbit
    analysis (``commutators``) beyond; each falls back on the next (a puzzle
    with blockings: :func:`~hlavolamy.solve.strategies.blocked.quick_blocked`,
    the blocking solver with a quick chain in its phase 2, ~1.1 s of CPU on the
@@ -171,8 +171,9 @@ def first_routes(problem: Problem, context: Context) -> list[str]:
     search capped at :data:`FIRST_SEARCH_STATES` answers the 2x2x2s,
     pyraminx, skewb and dino optimally in 0.01-1.4 s; the quick chain answers
     a 2x2x2 in 0.2 s, a 3x3x3 in 0.8 s, the Rashkey in 0.4 s, where the macro
-    library costs 1-4 s; a 4x4x4 in 2 s, a megaminx by colours in 3.4 s
-    (Schreier–Sims is randomized and proven, the cost is the Minkwitz rounds).
+    library costs 1-4 s; a 4x4x4 in 1.2 s, a megaminx by colours in 2.5 s
+    (Schreier–Sims is randomized and proven; the table is completed by orbit
+    closure, not by waiting for the Minkwitz rounds).
     Past about :data:`QUICK_CHAIN_CELLS` moved cells the table grows (a
     5x5x5's quick chain: 6 s of CPU and 800 moves), and the macros, whose
     library is bounded by fixed work caps, answer sooner and shorter.
