@@ -111,3 +111,44 @@ def test_short_words_are_distinct_and_shortest_first():
     assert [len(w.turns) for w in words] == [1, 1, 2]
     assert len({w.perm.tobytes() for w in words}) == len(words)
     assert all(np.array_equal(puzzle.perm_of(w.turns), w.perm) for w in words)
+
+
+def _kind_by_locate(po, perm: np.ndarray) -> str:
+    """The kind of one element, read off the whole permutation by :meth:`PieceOrbit.locate` (the reference)."""
+    slots, turns = po.locate(perm)
+    moved = np.flatnonzero(slots != np.arange(slots.size))
+    if moved.size == 3:
+        return "3-cycle" if po.piece_size == 1 else "piece 3-cycle"
+    if moved.size == 4 and np.array_equal(slots[slots[moved]], moved):
+        return "double transposition"
+    if moved.size == 0 and np.any(turns != np.arange(po.piece_size)):
+        return "twist"
+    return "other"
+
+
+def _pool_kinds(puzzle: Puzzle, *extra: list[int]) -> set[str]:
+    """Fill a pool with commutators, twists and ``extra`` permutations, check each named kind against the
+    reference; the kinds seen."""
+    structure, (group_of, _) = pieces(puzzle), cell_groups(puzzle)
+    words = short_words(puzzle, 4, limit=300)
+    pool = commutators._Pool(puzzle, structure, group_of)
+    for perm in extra:
+        pool.add(commutators.Word([], np.array(perm)))
+    pool.add_commutators(words, words, float("inf"), None, max_overlap=puzzle.n_cells)
+    pool.add_twists(words[:50], {("piece 3-cycle", g) for g in range(len(structure.piece_orbits))}, None)
+    pool.kept()
+    seen = set()
+    for g, keys in pool.by_group.items():
+        for key in keys:
+            kind = _kind_by_locate(structure.piece_orbits[g], pool.best[key].perm)
+            assert pool.kinds[key] == kind
+            seen.add(kind)
+    return seen
+
+
+def test_kinds_named_at_once_are_those_of_each_whole_permutation(rubik3):
+    """The pool names a group's elements in one batch from their moved cells; each as its full permutation says."""
+    assert {"piece 3-cycle", "twist"} <= _pool_kinds(rubik3)
+    eight = Puzzle(list("ABCDEFGH"), {"a": [1, 2, 0, 3, 4, 5, 6, 7], "b": [1, 2, 3, 4, 5, 6, 7, 0]})
+    kinds = _pool_kinds(eight, [1, 0, 3, 2, 4, 5, 6, 7], [0, 2, 1, 3, 5, 4, 6, 7], [1, 0, 2, 3, 4, 5, 6, 7])
+    assert {"3-cycle", "double transposition", "other"} <= kinds

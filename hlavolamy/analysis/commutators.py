@@ -191,13 +191,7 @@ def _conjugates(elements: Sequence[Word], setups: Sequence[Word]) -> list[Word]:
     is how a puzzle whose short commutators are all double transpositions
     (a big globe) still gets 3-cycles.
     """
-    out = []
-    for x in elements:
-        for a in setups:
-            perm = a.perm[x.perm[P.inverse(a.perm)]]
-            perm.flags.writeable = False
-            out.append(Word(a.turns + x.turns + invert(a.turns), perm))
-    return out
+    return [_conjugate(x, a) for x in elements for a in setups]
 
 
 def _power_sources(words: Sequence[Word], few: int = 40) -> list[Word]:
@@ -291,8 +285,9 @@ class _Pool:
         self.best: dict[bytes, _Small] = {}
         self.by_group: dict[int, set[bytes]] = {}
         """Keys of the elements moving one group only, per group."""
-        self.classified: dict[bytes, tuple[_Small, Macro]] = {}
-        """Each element's classification, made once (:meth:`kept` runs several times)."""
+        self.kinds: dict[bytes, str] = {}
+        """The kind of each element moving one group (its key fixes its permutation), named once: :meth:`kept`
+        runs several times."""
         self.orbit_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
         for i, o in enumerate(structure.orbits):
             self.orbit_of[list(o)] = i
@@ -432,51 +427,55 @@ class _Pool:
         ``have`` holds the (kind, group) pairs already found; True if any twist was added.
         """
         added = False
+        set_ups = [Word([], np.arange(self.puzzle.n_cells))] + list(setups)
+        setup_perms = np.stack([a.perm for a in set_ups])
+        setup_inverses = _row_inverses(setup_perms)
         for g, po in enumerate(self.structure.piece_orbits):
             if po.piece_size == 1 or ("piece 3-cycle", g) not in have:
                 continue
-            cycles = [w for w in self.of_group(g) if _kind(po, w.perm) == "piece 3-cycle"][:_KEEP_PER_KIND]
-            by_slots: dict[bytes, list[tuple[bytes, Word]]] = {}
-            for x in cycles:
-                x_perm = x.perm
-                for a in [Word([], np.arange(x_perm.size))] + list(setups):
-                    if cancel is not None:
-                        cancel.check()
-                    conj = a.perm[x_perm[P.inverse(a.perm)]]
-                    slots, turns = _locate(po, conj)
-                    word = Word(a.turns + x.turns + invert(a.turns), conj)
-                    by_slots.setdefault(slots.tobytes(), []).append((turns.tobytes(), word))
+            self._name_kinds()
+            keys = sorted(self.by_group.get(g, ()), key=lambda k: self.best[k].length)
+            cycles = [self.best[k] for k in keys if self.kinds[k] == "piece 3-cycle"][:_KEEP_PER_KIND]
+            by_slots: dict[bytes, list[tuple[bytes, int, int]]] = {}
+            for i, x in enumerate(cycles):
+                if cancel is not None:
+                    cancel.check()
+                # every conjugate A X A' of x at once (a Python loop over set-ups was a tenth of a 5x5x5's library)
+                slots, turns = _locate_rows(po, np.take_along_axis(setup_perms, x.perm[setup_inverses], axis=1))
+                for j in range(len(set_ups)):
+                    by_slots.setdefault(slots[j].tobytes(), []).append((turns[j].tobytes(), i, j))
             for found in by_slots.values():
-                first_turns, first = found[0]
-                for turns, other in found[1:]:
+                first_turns, i, j = found[0]
+                for turns, k, m in found[1:]:
                     if turns != first_turns:
+                        first, other = _conjugate(cycles[i], set_ups[j]), _conjugate(cycles[k], set_ups[m])
                         added |= self.add(Word(first.turns + invert(other.turns), first.perm[P.inverse(other.perm)]))
                         break
         return added
 
     def kept(self) -> list[Macro]:
         """Classified macros: per (groups, kind, support size) the shortest few, shortest first overall."""
+        self._name_kinds()
         count: dict[tuple[tuple[int, ...], str, int], int] = {}
         out = []
         for key, w in sorted(self.best.items(), key=lambda kw: kw[1].length):
-            if len(w.groups) > 1 and count.get((w.groups, "other", w.support.size), 0) >= _KEEP_PER_KIND:
-                continue
-            known = self.classified.get(key)
-            m = known[1] if known is not None and known[0] is w else self._classify(w)
-            self.classified[key] = (w, m)
-            k = (w.groups, m.kind, len(m.cells))
+            kind = self.kinds[key] if len(w.groups) == 1 else "other"
+            k = (w.groups, kind, w.support.size)
             if count.get(k, 0) < _KEEP_PER_KIND:
                 count[k] = count.get(k, 0) + 1
-                out.append(m)
+                out.append(Macro(w.turns, tuple(w.support.tolist()), kind, int(self.orbit_of[w.support].min())))
         return out
 
-    def _classify(self, word: _Small) -> Macro:
-        cells = tuple(word.support.tolist())
-        orbit = int(self.orbit_of[word.support].min())
-        kind = "other"
-        if len(word.groups) == 1:
-            kind = _kind(self.structure.piece_orbits[word.groups[0]], word.perm)
-        return Macro(word.turns, cells, kind, orbit)
+    def _name_kinds(self) -> None:
+        """Name the kind of every one-group element not named yet, a group's at once (:func:`_kinds`).
+
+        One by one (a full permutation each) this was a third of a 5x5x5's library: its pool holds 67,000.
+        """
+        for g, keys in self.by_group.items():
+            todo = [key for key in keys if key not in self.kinds]
+            if todo:
+                names = _kinds(self.structure.piece_orbits[g], [self.best[key] for key in todo])
+                self.kinds.update(zip(todo, names))
 
 
 def _groups(of_cells: np.ndarray) -> tuple[int, ...]:
@@ -554,8 +553,15 @@ def _row_inverses(perms: np.ndarray) -> np.ndarray:
     return out
 
 
-def _locate(po: PieceOrbit, perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:meth:`PieceOrbit.locate` by array lookups (it is called for thousands of macros)."""
+def _conjugate(x: Word | _Small, a: Word) -> Word:
+    """``A X A'``: ``x`` done where the set-up ``a`` brings its cells."""
+    perm = a.perm[x.perm[P.inverse(a.perm)]]
+    perm.flags.writeable = False
+    return Word(a.turns + x.turns + invert(a.turns), perm)
+
+
+def _locate_tables(po: PieceOrbit) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell its piece slot and its index in the piece (-1 off the piece orbit), made once per piece orbit."""
     tables = _LOCATE_TABLES.get(id(po))
     if tables is None or tables[0] is not po:
         n = int(po.cells.max()) + 1
@@ -564,21 +570,53 @@ def _locate(po: PieceOrbit, perm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         slot_of[po.cells] = np.arange(po.n_pieces)[:, None]
         index_of[po.cells] = np.arange(po.piece_size)[None, :]
         tables = _LOCATE_TABLES[id(po)] = (po, slot_of, index_of)
-    origin = np.asarray(perm)[po.cells]
-    return tables[1][origin][:, 0], tables[2][origin]
+    return tables[1], tables[2]
+
+
+def _locate_rows(po: PieceOrbit, perms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`PieceOrbit.locate` of each row of ``perms`` at once: (rows x slots, rows x slots x piece size)."""
+    slot_of, index_of = _locate_tables(po)
+    origin = perms[:, po.cells]
+    return slot_of[origin[:, :, 0]], index_of[origin]
 
 
 _LOCATE_TABLES: dict[int, tuple[PieceOrbit, np.ndarray, np.ndarray]] = {}
 
 
-def _kind(po: PieceOrbit, perm: np.ndarray) -> str:
-    """Name what ``perm`` (moving one piece orbit only) does to its pieces."""
-    slots, turns = _locate(po, perm)
-    moved = np.flatnonzero(slots != np.arange(slots.size))
-    if moved.size == 3:
-        return "3-cycle" if po.piece_size == 1 else "piece 3-cycle"
-    if moved.size == 4 and np.array_equal(slots[slots[moved]], moved):
-        return "double transposition"
-    if moved.size == 0 and np.any(turns != np.arange(po.piece_size)):
-        return "twist"
-    return "other"
+def _kinds(po: PieceOrbit, elements: Sequence[_Small]) -> list[str]:
+    """Name what each element (moving piece orbit ``po`` only) does to its pieces, from its moved cells alone.
+
+    A piece moves when its first cell (index 0) goes to another slot: three
+    moved pieces are a (piece) 3-cycle, four that each come back under a
+    second application a double transposition, none with a cell turned within
+    its piece a twist; anything else is "other".
+    """
+    slot_of, index_of = _locate_tables(po)
+    count = len(elements)
+    element = np.repeat(np.arange(count), [w.support.size for w in elements])
+    cells = np.concatenate([w.support for w in elements]).astype(np.int64)
+    images = np.concatenate([w.images for w in elements]).astype(np.int64)
+    to_slot = slot_of[images]
+    leaves = np.flatnonzero((index_of[cells] == 0) & (to_slot != slot_of[cells]))
+    moved = np.bincount(element[leaves], minlength=count)
+    turned = np.bincount(element[index_of[images] != index_of[cells]], minlength=count)
+    # where each leaving piece's destination slot sends its first cell (itself when that cell does not move)
+    key = element * slot_of.size + cells
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    query = element[leaves] * slot_of.size + po.cells[to_slot[leaves], 0]
+    at = np.minimum(np.searchsorted(ordered, query), key.size - 1)
+    back = np.where(ordered[at] == query, to_slot[order[at]], to_slot[leaves])
+    strays = np.bincount(element[leaves][back != slot_of[cells[leaves]]], minlength=count)
+    cycle = "3-cycle" if po.piece_size == 1 else "piece 3-cycle"
+    names = []
+    for m, s, t in zip(moved.tolist(), strays.tolist(), turned.tolist()):
+        if m == 3:
+            names.append(cycle)
+        elif m == 4 and not s:
+            names.append("double transposition")
+        elif m == 0 and t:
+            names.append("twist")
+        else:
+            names.append("other")
+    return names

@@ -123,18 +123,19 @@ def cycles(p: Perm, include_fixed: bool = False) -> list[list[int]]:
     With ``new[i] = s[p[i]]`` the content of cell ``p[i]`` arrives at ``i``; a
     cycle lists ``i, p[i], p[p[i]], ...``.
     """
-    seen = np.zeros(p.size, dtype=bool)
+    images = np.asarray(p).tolist()  # Python ints: a numpy scalar per step was half a 5x5x5's independent moves
+    seen = bytearray(len(images))
     out: list[list[int]] = []
-    for start in range(p.size):
+    for start in range(len(images)):
         if seen[start]:
             continue
         cyc = [start]
-        seen[start] = True
-        j = int(p[start])
+        seen[start] = 1
+        j = images[start]
         while j != start:
             cyc.append(j)
-            seen[j] = True
-            j = int(p[j])
+            seen[j] = 1
+            j = images[j]
         if len(cyc) > 1 or include_fixed:
             out.append(cyc)
     return out
