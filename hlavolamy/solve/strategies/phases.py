@@ -58,9 +58,10 @@ MAX_ORDERS = 300
 """Most subgroup orders computed (each a Schreier-Sims) when choosing."""
 NODES = 4_000_000
 """Nodes both phases may generate for a first answer before the strategy gives up."""
-MORE_NODES = 8_000_000
+MORE_NODES = 5_000_000
 """Nodes the continued search may spend after the first answer (:mod:`~hlavolamy.solve.strategies.twophase`):
-longer phase-1 answers finished by shorter phase 2s, the shortest total kept."""
+longer phase-1 answers finished by shorter phase 2s, the shortest total kept. On the 3x3x3 (30 positions,
+tools/phases_lengths.py) 24.8 moves at 2.0 s of CPU a solve (8 million: 24.4 at 3.4 s; a loaded machine)."""
 _SQUARED = "_sq"
 
 
