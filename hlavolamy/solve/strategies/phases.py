@@ -40,6 +40,7 @@ from hlavolamy.analysis.orbits import (
     orbit_labels,
     restrict,
 )
+from hlavolamy.analysis.symmetry import Symmetry, symmetries
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
@@ -57,9 +58,10 @@ MAX_ORDERS = 300
 """Most subgroup orders computed (each a Schreier-Sims) when choosing."""
 NODES = 4_000_000
 """Nodes both phases may generate for a first answer before the strategy gives up."""
-MORE_NODES = 8_000_000
+MORE_NODES = 5_000_000
 """Nodes the continued search may spend after the first answer (:mod:`~hlavolamy.solve.strategies.twophase`):
-longer phase-1 answers finished by shorter phase 2s, the shortest total kept."""
+longer phase-1 answers finished by shorter phase 2s, the shortest total kept. On the 3x3x3 (30 positions,
+tools/phases_lengths.py) 24.8 moves at 2.0 s of CPU a solve (8 million: 24.4 at 3.4 s; a loaded machine)."""
 _SQUARED = "_sq"
 
 
@@ -298,8 +300,23 @@ def _setup(puzzle: Puzzle, tables: _Tables, cancel: CancelToken | None = None) -
         inner, costs = step_automaton(tables.inner), _inner_costs(puzzle, tables)
         return twophase.TwoPhase(outer, inner, tables.colouring, first, second, costs,
                                  twophase.turn_facts(puzzle, outer, tables.colouring),
-                                 twophase.lengths_keep_parity(outer, inner, costs))
+                                 [outer_turn(t) for t in inner.turns],
+                                 twophase.lengths_keep_parity(outer, inner, costs), _views(puzzle, subgroup(puzzle)))
     return memo(puzzle, "solve.phases.continued", build)
+
+
+def _views(puzzle: Puzzle, group: Subgroup) -> tuple[Symmetry, ...]:
+    """One symmetry per other image of the subgroup (``sigma H sigma⁻¹`` keeps the moves ``pi`` maps into
+    ``H``'s kept ones): the conjugates the continued search tries beside the position. On the 3x3x3:
+    ``<R, L, U2, D2, F2, B2>`` and ``<F, B, U2, D2, R2, L2>`` beside ``<U, D, R2, L2, F2, B2>``."""
+    seen = {frozenset(group.kept)}
+    out = []
+    for view in symmetries(puzzle):
+        kept = frozenset(m for m, (image, _) in view.moves.items() if image in group.kept)
+        if kept not in seen:
+            seen.add(kept)
+            out.append(view)
+    return tuple(out)
 
 
 def _first_guides(tables: _Tables, joined: list[tuple[int, Pattern, np.ndarray]]) -> list:

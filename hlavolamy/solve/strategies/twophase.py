@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hlavolamy.analysis.symmetry import Symmetry
 from hlavolamy.core.progress import CancelToken, ProgressCallback, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
@@ -305,8 +306,8 @@ def redundant(paths: np.ndarray, facts: TurnFacts) -> np.ndarray:
 
 
 def play_steps(labels: np.ndarray, paths: np.ndarray, steps: Steps) -> np.ndarray:
-    """The position after each row of ``paths`` from ``labels``."""
-    rows = np.repeat(labels[None, :], paths.shape[0], axis=0)
+    """The position after each row of ``paths`` from ``labels`` (one position, or one per path)."""
+    rows = np.broadcast_to(labels, (paths.shape[0], labels.shape[-1]))
     index = np.arange(paths.shape[0])[:, None]
     for j in range(paths.shape[1]):
         rows = rows[index, steps.perms[paths[:, j]]]
@@ -365,14 +366,14 @@ def _finish_within(roots, ranks, h, goal, guides, steps, costs, bound, work, can
     if solved.size:
         return (int(start[solved[0]]), []), None
     n = start.size
-    stack = [(roots[start], ranks[:, start], np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32),
+    stack = [(ranks[:, start], np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32),
               np.zeros((n, 0), dtype=np.int16), start.astype(np.int32))]
     while stack:
-        rows, rk, state, cost, path, root = stack.pop()
+        rk, state, cost, path, root = stack.pop()
         if state.size > CHUNK:
             for lo in reversed(range(0, state.size, CHUNK)):
                 s = slice(lo, lo + CHUNK)
-                stack.append((rows[s], rk[:, s], state[s], cost[s], path[s], root[s]))
+                stack.append((rk[:, s], state[s], cost[s], path[s], root[s]))
             continue
         cancel.check()
         node, g, child, hc, missed = _children(rk, steps.after[state], guides, bound - cost, costs)
@@ -381,15 +382,14 @@ def _finish_within(roots, ranks, h, goal, guides, steps, costs, bound, work, can
         if not node.size:
             continue
         work.spend(node.size)
-        c_rows = rows[node[:, None], steps.perms[g]]
         c_path = np.concatenate([path[node], g[:, None].astype(np.int16)], axis=1)
-        done = np.flatnonzero(hc == 0)
+        done = np.flatnonzero(hc == 0)  # every guide solved: only these are played, to see the goal
         if done.size:
-            hit = done[np.all(c_rows[done] == goal, axis=1)]
+            hit = done[np.all(play_steps(roots[root[node[done]]], c_path[done], steps) == goal, axis=1)]
             if hit.size:
                 k = int(hit[0])
                 return (int(root[node[k]]), c_path[k].tolist()), None
-        stack.append((c_rows, child, steps.after[state[node], g], cost[node] + costs[g], c_path, root[node]))
+        stack.append((child, steps.after[state[node], g], cost[node] + costs[g], c_path, root[node]))
     return None, next_bound
 
 
@@ -408,8 +408,12 @@ class TwoPhase:
     costs: np.ndarray
     """What each inner step counts (squares: 2 on a quarter-turn cube)."""
     facts: TurnFacts
+    inner_turns: list[Turn]
+    """The inner steps as the outer puzzle's turns (a square: the move with power 2)."""
     parity: bool = False
     """Every answer's length has the position's parity (:func:`lengths_keep_parity`): a better one is 2 shorter."""
+    views: tuple[Symmetry, ...] = ()
+    """Symmetries whose conjugates of a position go through other subgroups (searched beside it)."""
 
 
 def odd(perm: np.ndarray) -> bool:
@@ -441,19 +445,20 @@ much and are soon beaten by short finishes of longer ones."""
 
 def continued_search(puzzle: Puzzle, labels: np.ndarray, setup: TwoPhase, *, first_nodes: int, more_nodes: int,
                      cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
-                     inverse: bool = True) -> list[Turn] | None:
+                     inverse: bool = True, views: bool = True) -> list[Turn] | None:
     """The shortest answer found (phase 1 then phase 2, as outer turns): the first within ``first_nodes``,
     then longer phase-1 answers finished while ``more_nodes`` last. None when no first answer is found
     within its budget.
 
     With ``inverse``, the inverse position is searched beside it, depth by depth (its answer read
     backwards, each turn undone, solves the position): two different splits for the price of
-    shallower searches.
+    shallower searches. With ``views``, so are the conjugates by the setup's symmetries (and their
+    inverses): more splits, through the subgroup's images.
     """
     cancel = cancel or CancelToken()
     goal = np.arange(puzzle.n_cells)
-    sides = [labels] + ([np.argsort(labels)] if inverse else [])
-    starts = [np.array([g.rank(side) for g in setup.first], dtype=np.int32) for side in sides]
+    sides = _sides(labels, setup.views if views else (), inverse)
+    starts = [np.array([g.rank(side) for g in setup.first], dtype=np.int32) for side, _, _ in sides]
     if any(np.any(start < 0) for start in starts):
         return None
     lowest = [int(max(g.dist[r] for g, r in zip(setup.first, start))) for start in starts]
@@ -465,7 +470,7 @@ def continued_search(puzzle: Puzzle, labels: np.ndarray, setup: TwoPhase, *, fir
         while best is None or depth <= best[0] - better:
             report(progress, 0.4 if best is None else 0.6, f"phases: phase 1 of {depth} steps"
                    + ("" if best is None else f", best {best[0]} moves"))
-            for k, (side, start) in enumerate(zip(sides, starts)):
+            for k, ((side, _, _), start) in enumerate(zip(sides, starts)):
                 if depth < lowest[k] or (best is not None and depth > best[0] - better):
                     continue
                 for paths in phase1_answers(start, setup.first, setup.outer, depth, work, cancel, BATCH):
@@ -492,6 +497,21 @@ def continued_search(puzzle: Puzzle, labels: np.ndarray, setup: TwoPhase, *, fir
             raise  # a time limit only cuts: the best answer so far stands
     if best is None:
         return None
-    _, side, first, second = best
-    turns = [setup.outer.turns[g] for g in first.tolist()] + [setup.inner.turns[g] for g in second]
-    return turns if side == 0 else [Turn(t.move, -t.power) for t in reversed(turns)]
+    _, k, first, second = best
+    turns = [setup.outer.turns[g] for g in first.tolist()] + [setup.inner_turns[g] for g in second]
+    _, view, inverted = sides[k]
+    if inverted:
+        turns = [Turn(t.move, -t.power) for t in reversed(turns)]
+    return turns if view is None else view.turns_back(turns)
+
+
+def _sides(labels: np.ndarray, views: tuple[Symmetry, ...], inverse: bool) -> list[tuple[np.ndarray, Symmetry | None,
+                                                                                          bool]]:
+    """The positions searched: (labels, the symmetry it is a conjugate by, is it the inverse)."""
+    out = []
+    for view in (None, *views):
+        side = labels if view is None else view.conjugate(labels)
+        out.append((side, view, False))
+        if inverse:
+            out.append((np.argsort(side), view, True))
+    return out
