@@ -5,17 +5,27 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.plugins.manager import PluginHost
-from hlavolamy.core.progress import CancelToken
 from hlavolamy.solve.macros.pairing import paired_plan
-from hlavolamy.solve.macros.parallel import MIN_RATE, commutator_table, commuting_classes, open_by_commutators, step_word
+from hlavolamy.solve.macros.parallel import (
+    MIN_RATE,
+    commutator_table,
+    commuting_classes,
+    open_by_commutators,
+    step_word,
+)
+from hlavolamy.solve.passes.simplify import commuting_moves
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context
 from hlavolamy.solve.strategies.commutators import solve_whole
-from hlavolamy.solve.strategies.insertion import beam_group, open_cheaply, solve_by_insertion
-from hlavolamy.solve.passes.simplify import commuting_moves
+from hlavolamy.solve.strategies.insertion import (
+    beam_group,
+    open_cheaply,
+    solve_by_insertion,
+)
 from tests.test_cubes import REPO
 
 
