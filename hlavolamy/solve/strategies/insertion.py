@@ -37,8 +37,9 @@ from hlavolamy.solve.macros.insert import (
 )
 from hlavolamy.solve.macros.opening import SHARE, opening_table
 from hlavolamy.solve.macros.pairing import paired_plan
+from hlavolamy.solve.macros.parallel import open_by_commutators
 from hlavolamy.solve.problem import OverBudget, Problem
-from hlavolamy.solve.registry import Context, Strategy
+from hlavolamy.solve.registry import Context, Strategy, StrategyFailed
 from hlavolamy.solve.strategies.commutators import solve_whole
 
 BEAM_WORK = 20_000_000
@@ -193,8 +194,39 @@ def own_rate(plan: Plan) -> float:
 def solve_by_insertion(problem: Problem, context: Context) -> None:
     """The commutators strategy (phase 0, then group by group) with groups paired where a macro joins
     them cheaply (:mod:`~hlavolamy.solve.macros.pairing`), cheap commutators across groups first, each group
-    finished by insertion (greedy, then the beam)."""
-    solve_whole(problem, context, beam_group, paired_plan, open_cheaply)
+    finished by insertion (greedy, then the beam).
+
+    On a position by colours, a rival first plays commutators of several
+    commuting moves with one move (:mod:`~hlavolamy.solve.macros.parallel`:
+    a big cube's centres, many orbits per step) and then solves the same
+    way; its answer is kept only if shorter and verified by replay. The plain
+    attempt gets no budget from the rival: raw turns are no bound on the
+    simplified length (a 4x4x4 case: cut at the rival's 165 raw turns, it
+    would have simplified to 143).
+    """
+    rival = None if problem.exact else _opened_by_commutators(problem, context)
+    plain = problem.fork()
+    try:
+        solve_whole(plain, context, beam_group, paired_plan, open_cheaply)
+    except StrategyFailed:
+        if rival is None:
+            raise
+        plain = rival
+    if rival is not None and rival.answer_length() < plain.answer_length():
+        plain = rival
+    problem.adopt(plain)
+
+
+def _opened_by_commutators(problem: Problem, context: Context) -> Problem | None:
+    """The insertion strategy after many-orbit commutators, if they play anything and it replays to the goal."""
+    rival = problem.fork()
+    if not open_by_commutators(rival, cancel=context.cancel):
+        return None
+    try:
+        solve_whole(rival, context, beam_group, paired_plan, open_cheaply)
+    except StrategyFailed:
+        return None
+    return rival if rival.replays_to_goal(rival.turns) else None
 
 
 STRATEGY = Strategy("insertion", "phase 0, then each group's macros inserted where the solution so far "
