@@ -116,6 +116,25 @@ def test_beam_gives_up_when_it_cannot_beat_a_rival():
     assert problem.turns == []
 
 
+def test_a_cancel_stops_the_beam_while_its_pattern_databases_are_built():
+    """The tables can take seconds on a new puzzle: a time limit or the user's cancel must not wait for them, and
+    a cut build must leave nothing half-made in the caches."""
+    from hlavolamy.analysis.memo import analysis_cache
+    from hlavolamy.core.progress import CancelToken
+    from hlavolamy.errors import Cancelled
+
+    forget_shared()
+    puzzle = wreath(12)
+    problem = Problem.from_input(puzzle, scrambled(puzzle, 200, seed=5).colour_ids())
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        beam(problem, cancel=token)
+    assert not any(name.startswith("solve.pdb") for name in analysis_cache(puzzle).memo)  # stopped, not finished
+    beam(problem)  # built whole afterwards
+    assert np.array_equal(problem.labels, problem.goal)
+
+
 def test_nearest_counts_steps_to_the_nearest_wanted_cell():
     puzzle = wreath(6)
     near = nearest(puzzle, puzzle.colour_ids.astype(np.int64))

@@ -184,11 +184,11 @@ class _Guide:
     :func:`nearest`, then the wrong cells: each term breaks the ties of the one before.
     """
 
-    def __init__(self, problem: Problem, allowed: int):
+    def __init__(self, problem: Problem, allowed: int, cancel: CancelToken | None = None):
         puzzle = problem.puzzle
         self.near = nearest(puzzle, problem.goal)
         self.cells = np.arange(puzzle.n_cells)
-        self.tables = patterns(puzzle, problem.goal, problem.exact)
+        self.tables = patterns(puzzle, problem.goal, problem.exact, cancel=cancel)  # a limit may cut the build
         self.dists = [t.distances(allowed) for t in self.tables]
         self.scale = puzzle.n_cells + 1
         self.near_scale = int(self.near.max()) * puzzle.n_cells + 1
@@ -241,7 +241,7 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
     dtype = np.uint8 if problem.goal.max() < 256 else np.int32
     goal = problem.goal.astype(dtype)
     report(progress, 0.0, "beam: tables")
-    guide = _Guide(problem, allowed)
+    guide = _Guide(problem, allowed, cancel)
     known = ball(puzzle, problem.goal, dtype, BALL_STATES)
     counts = np.bincount(problem.goal)
     rare = int(np.argmin(np.where(counts > 0, counts, counts.max() + 1)))
