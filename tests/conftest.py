@@ -43,6 +43,19 @@ def private_disk_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pat
         yield folder
 
 
+def shipped(name: str) -> Puzzle:
+    """The puzzle shipped as ``puzzles/NAME.json``."""
+    from hlavolamy.core.fileformat import load_puzzle
+
+    return load_puzzle(PUZZLES / f"{name}.json").puzzle
+
+
+@pytest.fixture(scope="module")
+def rubik3() -> Puzzle:
+    """The shipped 3x3x3, once per test module (its analysis caches are kept between the module's tests)."""
+    return shipped("rubik3")
+
+
 @pytest.fixture
 def tiny_puzzle() -> Puzzle:
     """The issue's minimal plain puzzle: two swaps of four cells."""

@@ -1,23 +1,12 @@
 """Symmetries found from the moves: relabellings of the cells under which every move is a move again."""
 
-from pathlib import Path
-
 import numpy as np
-import pytest
 
 from hlavolamy.analysis.symmetry import symmetries
-from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
-
-
-@pytest.fixture(scope="module")
-def rubik3() -> Puzzle:
-    return load_puzzle(PUZZLES / "rubik3.json").puzzle
 
 
 def test_the_3x3x3_has_its_48_rotations_and_mirrors(rubik3):

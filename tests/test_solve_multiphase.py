@@ -1,32 +1,26 @@
 """The multiphase strategy: a chain of subgroups found from the moves, one search per step."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hlavolamy.analysis import memo
-from hlavolamy.core.progress import CancelToken
 from hlavolamy.analysis.membership import group_order, in_group
-from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.solve import solve
-from hlavolamy.solve.strategies import multiphase
-from hlavolamy.solve.strategies.multiphase import MultiphaseFailed, chain, multiphase_feasible
-from hlavolamy.solve.strategies.phases import inner_puzzle
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context
-from tests.conftest import scrambled_by_steps
-
-PUZZLES = Path(__file__).resolve().parents[1] / "puzzles"
-
-
-@pytest.fixture(scope="module")
-def rubik3() -> Puzzle:
-    return load_puzzle(PUZZLES / "rubik3.json").puzzle
+from hlavolamy.solve.strategies import multiphase
+from hlavolamy.solve.strategies.multiphase import (
+    MultiphaseFailed,
+    chain,
+    multiphase_feasible,
+)
+from hlavolamy.solve.strategies.phases import inner_puzzle
+from tests.conftest import scrambled_by_steps, shipped
 
 
 def test_the_3x3x3_chain_is_thistlethwaites_found_from_the_moves(rubik3):
@@ -64,7 +58,7 @@ def test_a_small_chain_on_the_2x2x2(monkeypatch):
     monkeypatch.setattr(multiphase, "FINAL_ORDER", 10**3)
     memo.forget_shared()
     try:
-        puzzle = load_puzzle(PUZZLES / "rubik2.json").puzzle
+        puzzle = shipped("rubik2")
         found = chain(puzzle)
         assert found is not None and len(found.groups) >= 2
         for seed in range(3):
@@ -89,7 +83,7 @@ def test_4x4x4_by_colours_through_a_chain_that_hides_cosets(monkeypatch):
     monkeypatch.setattr(multiphase, "HIDDEN", 1000)
     memo.forget_shared()
     try:
-        puzzle = load_puzzle(PUZZLES / "rubik4.json").puzzle
+        puzzle = shipped("rubik4")
         found = chain(puzzle)
         assert found is not None and len(found.groups) >= 4
         state = scrambled_by_steps(puzzle, 7, 80)
