@@ -230,9 +230,7 @@ def chain_solve(puzzle: Puzzle, perm: Sequence[int] | np.ndarray, *, cancel: Can
     return sift_solve(build_chain(puzzle, cancel=cancel, progress=progress, improve=improve), perm, cancel=cancel)
 
 
-QUICK_KEY = "solve.chain.quick_closed"
-"""The quick chain's name in the disk cache: a new name whenever its table is built differently, so a cache
-from before gives no other first answer than a fresh build (tables completed by closure since 2026-11-26)."""
+QUICK_KEY = "solve.chain.quick"
 
 
 def quick_chain(puzzle: Puzzle, *, cancel: CancelToken | None = None,
