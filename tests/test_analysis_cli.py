@@ -113,3 +113,18 @@ def test_bench_solve_gives_a_folder_by_colours(capsys: pytest.CaptureFixture[str
 def test_bench_solve_refuses_no_positions(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "solve", "--positions", "0"]) == 2
     assert "--positions" in capsys.readouterr().err
+
+
+def test_bench_phases_lengths_of_replayed_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "phases", "--only", "rubik2", "--positions", "2", "--scramble", "30",
+                 "--more-nodes", "0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in out[:2]] == [["position", "0"], ["position", "1"]]
+    assert out[-1].startswith("rubik2: 2 positions, mean ")
+    lengths = [int(line.split()[2]) for line in out[:2]]
+    assert 0 < max(lengths) <= 20  # a 2x2x2 in two phases: never near the 30 scrambling turns' worst
+
+
+def test_bench_phases_names_a_missing_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "phases", "--only", "no-such-puzzle"]) == 2
+    assert "no-such-puzzle" in capsys.readouterr().err

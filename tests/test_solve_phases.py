@@ -258,4 +258,4 @@ def test_the_3x3x3_continued_search_is_short(rubik3):
         turns = _search(rubik3, state, phases.MORE_NODES)
         assert rubik3.length(turns) <= rubik3.length(first)
         lengths.append(rubik3.length(turns))
-    assert np.mean(lengths) <= 26  # 24.8 over 30 positions at the default budget (tools/phases_lengths.py); first ~31
+    assert np.mean(lengths) <= 26  # 24.8 over 30 positions at the default budget (hlavolamy bench phases); first ~31

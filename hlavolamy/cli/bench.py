@@ -367,9 +367,50 @@ def _print_latency_row(row: dict[str, Any]) -> None:
           f"{row['time']:>8.2f}{row['cpu']:>7.1f}{held_text:>6}  {row['strategy']}{cut}", flush=True)
 
 
+def bench_phases(args: argparse.Namespace) -> int:
+    """Lengths and CPU of the ``phases`` strategy on seeded random positions (solution length, issue 21).
+
+    Position k is ``random_scramble(puzzle, --scramble, k)`` for k in 0..``--positions``-1. The tables are
+    loaded (or built) by a solve of another position before the first timed one, so each solve's CPU
+    (``time.process_time()``) is the search's alone; every answer is replayed before it counts.
+    """
+    import numpy as np
+
+    from hlavolamy.core.scramble import random_scramble
+    from hlavolamy.core.state import State
+    from hlavolamy.solve.problem import Problem
+    from hlavolamy.solve.strategies.phases import solve_phases
+
+    if args.positions < 1:
+        raise HlavolamyError(f"--positions must be 1 or more, not {args.positions}")
+    name = args.only or "rubik3"
+    path = Path(args.puzzles) / f"{name}.json"
+    if not path.is_file():
+        raise HlavolamyError(f"phases: no puzzle {path} (--only names one file of --puzzles)")
+    puzzle = load_puzzle(path).puzzle
+    budget = {"first_nodes": args.first_nodes, "more_nodes": args.more_nodes, "views": not args.no_views}
+    warm = State.solved(puzzle).apply(random_scramble(puzzle, args.scramble, 10**6))
+    solve_phases(Problem.from_input(puzzle, warm), **budget)
+    lengths, cpus = [], []
+    for seed in range(args.positions):
+        state = State.solved(puzzle).apply(random_scramble(puzzle, args.scramble, seed))
+        problem = Problem.from_input(puzzle, state)
+        start = time.process_time()
+        solve_phases(problem, **budget)
+        cpus.append(time.process_time() - start)
+        if not state.apply(problem.turns).is_solved():
+            raise HlavolamyError(f"phases: the answer to position {seed} does not replay to solved")
+        lengths.append(puzzle.length(problem.turns))
+        print(f"position {seed:>3}  {lengths[-1]:>3} moves  {cpus[-1]:6.2f} s CPU", flush=True)
+    print(f"{name}: {len(lengths)} positions, mean {np.mean(lengths):.2f} moves, max {max(lengths)}, "
+          f"CPU per solve mean {np.mean(cpus):.2f} s, max {max(cpus):.2f} s")
+    return 0
+
+
 TARGETS: dict[str, Callable[[argparse.Namespace], int]] = {
     "analysis": bench_analysis,
     "latency": bench_latency,
+    "phases": bench_phases,
     "solve": bench_solve,
 }
 
@@ -385,15 +426,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--size", type=int, default=33, metavar="N", help="size of the big plugin cube (default 33)")
     parser.add_argument("--no-three-cycles", action="store_true", help="analysis: skip the 3-cycle library")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
-                        help="solve: random positions per puzzle (default 20)")
+                        help="solve, phases: random positions (per puzzle; default 20)")
     parser.add_argument("--only", metavar="NAMES",
-                        help="solve, latency: only these rows (comma-separated puzzle names)")
+                        help="solve, latency: only these rows (comma-separated puzzle names); phases: the "
+                             "puzzle (default rubik3)")
     parser.add_argument("--time-limit", type=float, default=10.0, metavar="S",
                         help="latency: each solve's time limit (default 10)")
     parser.add_argument("--hogs", type=int, default=0, metavar="N",
                         help="latency: run N CPU-burning processes beside the solves (a busy machine)")
     parser.add_argument("--scramble", type=int, default=200, metavar="N",
-                        help="latency: turns of the seeded scramble (default 200)")
+                        help="latency, phases: turns of the seeded scramble (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="latency: seed of the scramble (default 1)")
     parser.add_argument("--json", metavar="FILE",
                         help="latency: also write the rows (with their moves) to FILE as JSON")
@@ -403,6 +445,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--by-colours", action="store_true",
                         help="solve: give the --puzzles folder's positions by their colours, not exactly "
                              "(puzzles imported from other tools)")
+    parser.add_argument("--first-nodes", type=int, metavar="N",
+                        help="phases: nodes for a first answer (default: the strategy's)")
+    parser.add_argument("--more-nodes", type=int, metavar="N",
+                        help="phases: nodes after the first answer (default: the strategy's)")
+    parser.add_argument("--no-views", action="store_true",
+                        help="phases: search the position and its inverse only, no conjugate by a symmetry")
     parser.add_argument("--no-generated", action="store_true",
                         help="solve: only the shipped puzzles, not those made with the geometry plugins")
     parser.set_defaults(func=run)

@@ -61,7 +61,7 @@ NODES = 4_000_000
 MORE_NODES = 5_000_000
 """Nodes the continued search may spend after the first answer (:mod:`~hlavolamy.solve.strategies.twophase`):
 longer phase-1 answers finished by shorter phase 2s, the shortest total kept. On the 3x3x3 (30 positions,
-tools/phases_lengths.py) 24.8 moves at 2.0 s of CPU a solve (8 million: 24.4 at 3.4 s; a loaded machine)."""
+``hlavolamy bench phases``) 24.8 moves at 2.0 s of CPU a solve (8 million: 24.4 at 3.4 s; a loaded machine)."""
 _SQUARED = "_sq"
 
 
@@ -260,8 +260,16 @@ def _states(po) -> int:
 
 
 def solve_phases(problem: Problem, *, cancel: CancelToken | None = None,
-                 progress: ProgressCallback | None = None) -> None:
-    """Play phase 1 (to the subgroup's coset) then phase 2 (inside it); raises :class:`PhasesFailed`."""
+                 progress: ProgressCallback | None = None, first_nodes: int | None = None,
+                 more_nodes: int | None = None, views: bool = True) -> None:
+    """Play phase 1 (to the subgroup's coset) then phase 2 (inside it); raises :class:`PhasesFailed`.
+
+    ``first_nodes`` / ``more_nodes`` default to :data:`NODES` / :data:`MORE_NODES`; ``views=False`` searches the
+    position and its inverse only, not their conjugates by the symmetries (``hlavolamy bench phases`` measures
+    the three).
+    """
+    first_nodes = NODES if first_nodes is None else first_nodes
+    more_nodes = MORE_NODES if more_nodes is None else more_nodes
     cancel = cancel or CancelToken()
     if problem.care is not None:
         raise PhasesFailed("the phases strategy solves whole puzzles only")
@@ -274,10 +282,11 @@ def solve_phases(problem: Problem, *, cancel: CancelToken | None = None,
     tables = _tables(puzzle, subgroup(puzzle), cancel)
     if not problem.exact:
         problem.to_exact()
-    found = twophase.continued_search(puzzle, problem.labels, _setup(puzzle, tables, cancel), first_nodes=NODES,
-                                      more_nodes=MORE_NODES, cancel=cancel, progress=progress)
+    found = twophase.continued_search(puzzle, problem.labels, _setup(puzzle, tables, cancel),
+                                      first_nodes=first_nodes, more_nodes=more_nodes, cancel=cancel,
+                                      progress=progress, views=views)
     if found is None:
-        raise PhasesFailed(f"phase 2 found nothing within {NODES} nodes")
+        raise PhasesFailed(f"phase 2 found nothing within {first_nodes} nodes")
     problem.play([outer_turn(t) for t in found])
 
 
