@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -152,3 +156,25 @@ def test_kinds_named_at_once_are_those_of_each_whole_permutation(rubik3):
     eight = Puzzle(list("ABCDEFGH"), {"a": [1, 2, 0, 3, 4, 5, 6, 7], "b": [1, 2, 3, 4, 5, 6, 7, 0]})
     kinds = _pool_kinds(eight, [1, 0, 3, 2, 4, 5, 6, 7], [0, 2, 1, 3, 5, 4, 6, 7], [1, 0, 2, 3, 4, 5, 6, 7])
     assert {"3-cycle", "double transposition", "other"} <= kinds
+
+
+_LIBRARY_DIGEST = """
+import hashlib, pickle, sys
+from hlavolamy.analysis.commutators import small_support_macros
+from hlavolamy.core.fileformat import load_puzzle
+lib = small_support_macros(load_puzzle(sys.argv[1]).puzzle, complete=True)
+print(hashlib.sha1(pickle.dumps([(m.turns, m.cells, m.kind) for m in lib])).hexdigest())
+"""
+
+
+def test_the_library_is_the_same_in_every_process(tmp_path):
+    """Python salts the hashes of str and bytes per process (PYTHONHASHSEED), so anything iterating a set of
+    them meets ties in another order: the 3x3x3's library (and a Santa 5x5x5's answer) differed between
+    processes until the pool kept its elements in insertion order."""
+    digests = set()
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "HLAVOLAMY_CACHE_DIR": str(tmp_path / seed)}
+        done = subprocess.run([sys.executable, "-c", _LIBRARY_DIGEST, str(PUZZLES / "rubik3.json")], env=env,
+                              capture_output=True, text=True, check=True)
+        digests.add(done.stdout.strip())
+    assert len(digests) == 1

@@ -283,8 +283,10 @@ class _Pool:
         self.max_piece = max((po.piece_size for po in structure.piece_orbits), default=1)
         self.max_support = min(max(8, 4 * self.max_piece), max(3, puzzle.n_cells // 2))
         self.best: dict[bytes, _Small] = {}
-        self.by_group: dict[int, set[bytes]] = {}
-        """Keys of the elements moving one group only, per group."""
+        self.by_group: dict[int, dict[bytes, None]] = {}
+        """Keys of the elements moving one group only, per group, in the order they came (a dict, not a set: a
+        set of bytes iterates in an order that changes with ``PYTHONHASHSEED``, and ties in length were then
+        broken differently in every process)."""
         self.kinds: dict[bytes, str] = {}
         """The kind of each element moving one group (its key fixes its permutation), named once: :meth:`kept`
         runs several times."""
@@ -317,7 +319,7 @@ class _Pool:
             groups = _groups(self.group_of[support])
         entry = self.best[key] = _Small(turns(), support.copy(), images.copy(), self.puzzle.n_cells, groups)
         if len(groups) == 1:
-            self.by_group.setdefault(groups[0], set()).add(key)
+            self.by_group.setdefault(groups[0], {})[key] = None
         return entry if old is None else None
 
     def of_group(self, g: int) -> list[_Small]:
