@@ -139,3 +139,7 @@ def test_the_local_cluster_gives_each_worker_one_task_at_a_time_and_no_memory_li
         assert client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.WORKER_SATURATION) == 1.0
         workers = client.scheduler_info()["workers"].values()
         assert len(workers) == 2 and all(not worker["memory_limit"] for worker in workers)
+        import dask
+
+        ticks = client.run(lambda: dask.config.get("distributed.admin.tick.interval"))
+        assert list(ticks.values()) == ["1s", "1s"]  # the workers' own config: their 20 ms tick was a tenth of a core
