@@ -143,3 +143,36 @@ def test_the_local_cluster_gives_each_worker_one_task_at_a_time_and_no_memory_li
 
         ticks = client.run(lambda: dask.config.get("distributed.admin.tick.interval"))
         assert list(ticks.values()) == ["1s", "1s"]  # the workers' own config: their 20 ms tick was a tenth of a core
+
+
+class _LostOnTheWay:
+    """A future Dask showed finished whose result left with its worker, then the scheduler went away (a CI run)."""
+
+    status = "finished"
+
+    class client:
+        status = "running"  # the client has not noticed yet
+
+    def result(self):
+        from distributed.client import FutureCancelledError
+
+        raise FutureCancelledError("solve_task-1", reason="scheduler-connection-lost")
+
+
+class _Failing(_LostOnTheWay):
+    def result(self):
+        worker = type("WorkerState", (), {"address": "tcp://127.0.0.1:1"})()
+        raise distributed.KilledWorker("solve_task-2", worker, 3)
+
+
+def test_a_finished_task_cancelled_while_its_result_is_fetched_is_a_lost_scheduler_and_a_failure_is_not():
+    from hlavolamy.batch.cluster import ClusterLost, _finish
+    from hlavolamy.batch.model import Task
+
+    task, added = Task(entries=[(None, type("Job", (), {"id": "job-1"})())]), []
+    listener = type("Listener", (), {"add": lambda self, result: added.append(result)})()
+    with pytest.raises(ClusterLost, match="lost the Dask scheduler.*--resume continues"):
+        _finish(_LostOnTheWay(), task, listener)
+    assert added == []
+    _finish(_Failing(), task, listener)
+    assert [(result.id, "KilledWorker" in result.error) for result in added] == [("job-1", True)]

@@ -17,6 +17,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from typing import Any
 
 from hlavolamy.batch.engines import TICK, Listener
@@ -131,14 +132,20 @@ class Cluster:
 
 
 def _finish(future: Any, task: Task, listener: Listener) -> None:
-    """A finished task's results, or its jobs failed with the reason (too many workers died running it)."""
-    if future.status == "finished":
-        for result in future.result():
-            listener.add(result)
+    """A finished task's results, or its jobs failed with the reason (too many workers died running it).
+
+    The future is asked once, by ``result()``: a future seen finished can still be cancelled on the way,
+    when the worker holding its result left (Dask then computes it again) and the scheduler went away
+    before that (a run of CI saw it), so the status read before would tell nothing."""
+    try:
+        results = future.result()
+    except CancelledError:  # the client lost the scheduler, which cancels every future
+        raise ClusterLost(f"lost the Dask scheduler (its tasks were cancelled){RESUME}") from None
+    except Exception as error:  # the task's own error, KilledWorker, or the connection failing mid-gather
+        Cluster._check(future.client)
+        reason = " ".join(f"the Dask task failed ({type(error).__name__}: {error}); --resume solves it again".split())
+        for _, job in task.entries:
+            listener.add(Result.failed(job.id, reason))
         return
-    if future.status == "cancelled":  # the client lost the scheduler, which cancels every future
-        raise ClusterLost(f"lost the Dask scheduler (its tasks were cancelled){RESUME}")
-    error = future.exception()
-    reason = " ".join(f"the Dask task failed ({type(error).__name__}: {error}); --resume solves it again".split())
-    for _, job in task.entries:
-        listener.add(Result.failed(job.id, reason))
+    for result in results:
+        listener.add(result)
