@@ -128,3 +128,16 @@ def test_bench_phases_lengths_of_replayed_answers(capsys: pytest.CaptureFixture[
 def test_bench_phases_names_a_missing_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "phases", "--only", "no-such-puzzle"]) == 2
     assert "no-such-puzzle" in capsys.readouterr().err
+
+
+def test_bench_work_measures_the_beams_units_per_nanosecond(capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from hlavolamy.cli import bench
+
+    monkeypatch.setattr(bench, "WORK_UNITS", 5e7)  # a few levels: the rate, not the answer, is measured
+    assert main(["bench", "work", "--only", "rashkey,hungarian-rings,rubik2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = {line.split()[0]: line.split() for line in out[1:-1]}
+    assert set(rows) == {"rashkey", "hungarian-rings", "rubik2"}
+    assert all(float(row[2]) > 0 for row in rows.values())
+    assert out[-1].startswith("beam: 3 puzzles, units per CPU ns ")

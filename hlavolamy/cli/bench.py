@@ -407,10 +407,65 @@ def bench_phases(args: argparse.Namespace) -> int:
     return 0
 
 
+WORK_UNITS = 2e9
+"""Units the beam spends in ``bench work`` (about 2 s of an idle core, if it is charged right)."""
+
+
+def bench_work(args: argparse.Namespace) -> int:
+    """How many work units the beam spends per nanosecond of CPU: about 1 if it is charged right.
+
+    A budget in work (:class:`~hlavolamy.core.progress.Work`) is meant to be "about a nanosecond of an idle core"
+    per unit, so that ``auto``'s ``BEAM_WORK = 2e10`` is the 20 s it stands for. The beam spends
+    :data:`WORK_UNITS` on a seeded position by colours of every latency-bench puzzle it takes (``--only`` to
+    choose), after a first small call built its tables; the row shows units per CPU ns and what a child cell costs.
+    (The shortening passes' budgets are not measured: on answers of up to thousands of moves they end on their own
+    long before their budget.)
+    """
+    from hlavolamy.core.scramble import random_scramble
+    from hlavolamy.core.state import State
+    from hlavolamy.solve.problem import Problem
+    from hlavolamy.solve.strategies.beam import CELL_UNITS, beam_feasible
+
+    wanted = set(args.only.split(",")) if args.only else None
+    print(f"{'puzzle':<30}{'cells':>6}{'units per ns':>14}{'ns per child cell':>19}", flush=True)
+    rates = []
+    for name, puzzle, _ in latency_puzzles(Path(args.puzzles)):
+        if wanted is not None and name not in wanted and name.split(" ")[0] not in wanted:
+            continue
+        colours = puzzle.colour_ids[State.solved(puzzle).apply(random_scramble(puzzle, args.scramble, args.seed)).perm]
+        problem = Problem.from_input(puzzle, colours)
+        if not beam_feasible(problem):
+            continue
+        _beam_spent(problem, 1)  # the pattern databases and the ball
+        start = time.process_time()
+        spent = _beam_spent(problem, WORK_UNITS)
+        rates.append(spent / max(1.0, (time.process_time() - start) * 1e9))
+        print(f"{name:<30}{puzzle.n_cells:>6}{rates[-1]:>14.2f}{CELL_UNITS / rates[-1]:>19.1f}", flush=True)
+    if rates:
+        print(f"beam: {len(rates)} puzzles, units per CPU ns {min(rates):.2f}-{max(rates):.2f}, "
+              f"mean {sum(rates) / len(rates):.2f}")
+    return 0
+
+
+def _beam_spent(problem: Any, units: float) -> float:
+    """Work the beam spent from ``units`` on a copy of ``problem`` (solved, stuck or out of work)."""
+    from hlavolamy.core.progress import Work
+    from hlavolamy.solve.strategies.beam import beam
+    from hlavolamy.solve.strategies.search import SearchFailed
+
+    work = Work(units)
+    try:
+        beam(problem.fork(), work=work, partial=True)
+    except SearchFailed:
+        pass
+    return work.spent
+
+
 TARGETS: dict[str, Callable[[argparse.Namespace], int]] = {
     "analysis": bench_analysis,
     "latency": bench_latency,
     "phases": bench_phases,
+    "work": bench_work,
     "solve": bench_solve,
 }
 
