@@ -96,3 +96,18 @@ def test_insertion_with_the_rival_solves_and_is_never_longer(cubes, seed):
     plain = Problem.from_input(cube4, colours)
     solve_whole(plain, context, beam_group, paired_plan, open_cheaply)
     assert problem.answer_length() <= plain.answer_length()
+
+
+def test_the_rival_is_tried_only_up_to_its_cell_limit(cubes, monkeypatch):
+    """A second whole solve on a cube_33 ran for over half an hour and on cube_19 it never won."""
+    from hlavolamy.solve.strategies import insertion
+
+    cube3 = cubes.build(size=3)
+    tried = []
+    monkeypatch.setattr(insertion, "_opened_by_commutators", lambda problem, context: tried.append(1))
+    for limit in (48, 47):  # the 3x3x3 moves 48 cells (the centres stay)
+        monkeypatch.setattr(insertion, "RIVAL_CELLS", limit)
+        problem = Problem.from_input(cube3, _colours(cube3, 1))
+        solve_by_insertion(problem, Context(CancelToken()))
+        assert problem.replays_to_goal(problem.turns)
+    assert tried == [1]

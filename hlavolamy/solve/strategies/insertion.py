@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from hlavolamy.analysis.blocks import pieces
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.solve.macros.decompose import Plan
 from hlavolamy.solve.macros.greedy import (
@@ -54,6 +55,10 @@ MAX_WIDTH = 16
 """Widest beam, however small the group (8 and 64 measured alike on the Hungarian rings, 64 five times slower)."""
 BRANCH = 4
 """Insertions tried per sequence per step."""
+RIVAL_CELLS = 1_000
+"""Most moved cells for the many-orbit commutator rival (a second whole insertion solve): it saved 6 % of the
+moves on Santa cube_7..cube_10 (294-600 cells), none on cube_19 (2,166 cells; 4 cases, 60-120 s more each), and on
+cube_33 (6,534) its first case ran over 30 min beside the plain attempt's 10 (docs/solving.md)."""
 FINISHES = 1
 """Sequences left without a gaining insertion that are finished by appending (the first, best-ranked; 2 or 4
 measured no shorter on Santa cube_4 and cube_5):
@@ -199,12 +204,13 @@ def solve_by_insertion(problem: Problem, context: Context) -> None:
     On a position by colours, a rival first plays commutators of several
     commuting moves with one move (:mod:`~hlavolamy.solve.macros.parallel`:
     a big cube's centres, many orbits per step) and then solves the same
-    way; its answer is kept only if shorter and verified by replay. The plain
-    attempt gets no budget from the rival: raw turns are no bound on the
-    simplified length (a 4x4x4 case: cut at the rival's 165 raw turns, it
-    would have simplified to 143).
+    way, on puzzles of at most :data:`RIVAL_CELLS` moved cells; its answer is
+    kept only if shorter and verified by replay. The plain attempt gets no
+    budget from the rival: raw turns are no bound on the simplified length (a
+    4x4x4 case: cut at the rival's 165 raw turns, it would have simplified to 143).
     """
-    rival = None if problem.exact else _opened_by_commutators(problem, context)
+    small = sum(len(o) for o in pieces(problem.puzzle).orbits) <= RIVAL_CELLS
+    rival = _opened_by_commutators(problem, context) if small and not problem.exact else None
     plain = problem.fork()
     try:
         solve_whole(plain, context, beam_group, paired_plan, open_cheaply)
