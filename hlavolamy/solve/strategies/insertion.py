@@ -57,8 +57,8 @@ BRANCH = 4
 """Insertions tried per sequence per step."""
 RIVAL_CELLS = 1_000
 """Most moved cells for the many-orbit commutator rival (a second whole insertion solve): it saved 6 % of the
-moves on Santa cube_7..cube_10 (294-600 cells), none on cube_19 (2,166 cells; 4 cases, 60-120 s more each), and on
-cube_33 (6,534) its first case ran over 30 min beside the plain attempt's 10 (docs/solving.md)."""
+moves on Santa cube_7..cube_10 (294-600 cells), none on cube_19 (2,166 cells; 60-120 s more a case) and 1 % on
+cube_33 (6,534 cells; 370 s more a case, 60-100 %): a tenth of the Santa run's CPU for 0.3 % of its moves."""
 FINISHES = 1
 """Sequences left without a gaining insertion that are finished by appending (the first, best-ranked; 2 or 4
 measured no shorter on Santa cube_4 and cube_5):
