@@ -224,6 +224,11 @@ class PieceStructure:
     piece_orbits: list[PieceOrbit]
     dependent: list[tuple[int, int]]
 
+    @property
+    def moved_cells(self) -> int:
+        """How many cells some move moves (those of the orbits): what the solver's size limits count."""
+        return sum(len(o) for o in self.orbits)
+
     def piece_orbit_of(self, orbit_index: int) -> int:
         """Index of the piece orbit made (partly) of orbit ``orbit_index``."""
         return next(k for k, po in enumerate(self.piece_orbits) if orbit_index in po.orbits)

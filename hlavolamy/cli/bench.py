@@ -78,6 +78,14 @@ as an import from another tool would be. A geometry not installed is skipped.
 """
 
 
+def _only(rows: list[tuple[Any, ...]], only: str | None) -> list[tuple[Any, ...]]:
+    """The rows named in ``--only`` (comma-separated; a name may leave out its "(plugin)" part), or all."""
+    if not only:
+        return rows
+    wanted = set(only.split(","))
+    return [row for row in rows if row[0] in wanted or row[0].split(" ")[0] in wanted]
+
+
 def generated_puzzles() -> Iterator[tuple[str, Puzzle]]:
     """The :data:`GENERATED` puzzles whose geometry plugin is loaded."""
     from hlavolamy.plugins.manager import build_puzzle, get_plugin_host
@@ -104,9 +112,7 @@ def bench_solve(args: argparse.Namespace) -> int:
     rows = [(name, puzzle, args.by_colours) for name, puzzle in shipped_puzzles(Path(args.puzzles))]
     if not args.no_generated:
         rows += [(name, puzzle, True) for name, puzzle in generated_puzzles()]
-    if args.only:
-        wanted = set(args.only.split(","))
-        rows = [row for row in rows if row[0] in wanted or row[0].split(" ")[0] in wanted]
+    rows = _only(rows, args.only)
     print(f"{'puzzle':<30}{'by':>8}{'solved':>8}{'mean len':>10}{'max len':>9}{'first s':>9}{'mean s':>8}"
           f"{'max s':>8}  strategies / errors")
     from hlavolamy.solve import RaceRecords
@@ -267,10 +273,7 @@ def bench_latency(args: argparse.Namespace) -> int:
     if previous is not None and (previous.get("scramble"), previous.get("seed")) != (args.scramble, args.seed):
         raise HlavolamyError(f"--compare {args.compare}: that run solved other positions (--scramble "
                              f"{previous.get('scramble')} --seed {previous.get('seed')})")
-    rows = list(latency_puzzles(Path(args.puzzles)))
-    if args.only:
-        wanted = set(args.only.split(","))
-        rows = [row for row in rows if row[0] in wanted or row[0].split(" ")[0] in wanted]
+    rows = _only(list(latency_puzzles(Path(args.puzzles))), args.only)
     hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.hogs)]
     run = {"limit": limit, "hogs": args.hogs, "scramble": args.scramble, "seed": args.seed,
            "load_before": round(os.getloadavg()[0], 1), "rows": []}
@@ -330,7 +333,7 @@ def _latency_row(name: str, puzzle: Puzzle, by_colours: bool, folder: Path, args
         command += ["--colours", f"@{colours}"]
     else:
         command += ["--scramble", str(args.scramble), "--seed", str(args.seed)]
-    row: dict[str, Any] = {"puzzle": name, "cells": sum(len(o) for o in pieces(puzzle).orbits),
+    row: dict[str, Any] = {"puzzle": name, "cells": pieces(puzzle).moved_cells,
                            "by": "colours" if by_colours else "exact", "moves": None, "error": None}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -422,17 +425,13 @@ def bench_work(args: argparse.Namespace) -> int:
     long before their budget.)
     """
     from hlavolamy.core.scramble import random_scramble
-    from hlavolamy.core.state import State
     from hlavolamy.solve.problem import Problem
     from hlavolamy.solve.strategies.beam import CELL_UNITS, beam_feasible
 
-    wanted = set(args.only.split(",")) if args.only else None
     print(f"{'puzzle':<30}{'cells':>6}{'units per ns':>14}{'ns per child cell':>19}", flush=True)
     rates = []
-    for name, puzzle, _ in latency_puzzles(Path(args.puzzles)):
-        if wanted is not None and name not in wanted and name.split(" ")[0] not in wanted:
-            continue
-        colours = puzzle.colour_ids[State.solved(puzzle).apply(random_scramble(puzzle, args.scramble, args.seed)).perm]
+    for name, puzzle, _ in _only(list(latency_puzzles(Path(args.puzzles))), args.only):
+        colours = puzzle.colour_ids[puzzle.perm_of(random_scramble(puzzle, args.scramble, args.seed))]
         problem = Problem.from_input(puzzle, colours)
         if not beam_feasible(problem):
             continue

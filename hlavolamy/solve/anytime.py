@@ -180,7 +180,7 @@ def first_routes(problem: Problem, context: Context) -> list[str]:
     """
     if problem.puzzle.blockings:
         return ["quick-blocked"]
-    moved = sum(len(o) for o in pieces(problem.puzzle).orbits)
+    moved = pieces(problem.puzzle).moved_cells
     searchable = moved <= SEARCH_CELLS and not problem.wildcards and problem.care is None
     if searchable and strategy("search").applies(problem, context):
         return ["search", "quick-chain", "commutators"]

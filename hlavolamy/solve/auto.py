@@ -121,8 +121,8 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     """
     length = answer.answer_length()
     record = context.records.of_beam(moves_key(start.puzzle))
-    if (start.exact or length <= BEAM_RATIO * _moved_cells(start) or not strategy("beam").applies(start, context)
-            or not _pays(record)):
+    long = length > BEAM_RATIO * pieces(start.puzzle).moved_cells
+    if start.exact or not long or not strategy("beam").applies(start, context) or not _pays(record):
         return False
     try:
         beam.beam(start, work=Work(BEAM_WORK), shorter_than=length, partial=True, cancel=context.cancel,
@@ -143,10 +143,6 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
 def _pays(record: dict[str, int]) -> bool:
     """Race again: too few races yet to tell, or it wins at least as often as it loses."""
     return record["won"] + record["lost"] < BEAM_TRIALS or record["won"] >= record["lost"]
-
-
-def _moved_cells(problem: Problem) -> int:
-    return sum(len(o) for o in pieces(problem.puzzle).orbits)
 
 
 def _shortest(problem: Problem, context: Context) -> str:
@@ -195,7 +191,7 @@ def _rivals(problem: Problem, context: Context) -> list[str]:
     """What races: the phases beat the macros wherever a subgroup fits (3x3x3: 33 moves against 70); else
     handover first (megaminx: 198 moves against the chain's 255), the chain, insertion and search-first beside it
     (4x4x4 by colours: 108 moves against insertion's 166)."""
-    if _moved_cells(problem) > CHAIN_AUTO_CELLS:
+    if pieces(problem.puzzle).moved_cells > CHAIN_AUTO_CELLS:
         return ["insertion"]
     if strategy("phases").applies(problem, context):
         return ["chain", "phases"]

@@ -344,7 +344,7 @@ def _select(score: np.ndarray, buckets: np.ndarray, width: int, cap: int, rng: n
 def beam_feasible(problem: Problem) -> bool:
     """Whole puzzles small enough for a level to be cheap: few moved cells and few single steps."""
     puzzle = problem.puzzle
-    return (problem.care is None and sum(len(o) for o in pieces(puzzle).orbits) <= MAX_CELLS
+    return (problem.care is None and pieces(puzzle).moved_cells <= MAX_CELLS
             and len(step_automaton(puzzle).turns) <= MAX_STEPS)
 
 

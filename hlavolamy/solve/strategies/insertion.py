@@ -209,7 +209,7 @@ def solve_by_insertion(problem: Problem, context: Context) -> None:
     budget from the rival: raw turns are no bound on the simplified length (a
     4x4x4 case: cut at the rival's 165 raw turns, it would have simplified to 143).
     """
-    small = sum(len(o) for o in pieces(problem.puzzle).orbits) <= RIVAL_CELLS
+    small = pieces(problem.puzzle).moved_cells <= RIVAL_CELLS
     rival = _opened_by_commutators(problem, context) if small and not problem.exact else None
     plain = problem.fork()
     try:

@@ -39,7 +39,7 @@ def search_feasible(puzzle: Puzzle) -> bool:
         from hlavolamy.analysis.blocks import pieces
         from hlavolamy.analysis.membership import group_order
 
-        moved = sum(len(o) for o in pieces(puzzle).orbits)
+        moved = pieces(puzzle).moved_cells
         feasible = False
         if moved <= _MAX_CELLS:
             order = group_order(puzzle)
