@@ -12,7 +12,18 @@ from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
 from hlavolamy.solve.macros.decompose import plan
 from hlavolamy.solve.problem import Problem
-from hlavolamy.solve.tables.quotient import _gfp_solve, bfs_quotient, fix_parities_linear, invariant_vector
+from hlavolamy.analysis.blocks import pieces
+from hlavolamy.analysis.membership import group_order
+from hlavolamy.solve.tables.quotient import (
+    MAX_NODES,
+    _gfp_solve,
+    bfs_quotient,
+    chain_quotient,
+    fix_parities_linear,
+    invariant_vector,
+    pieces_lower_bound,
+    quotient_puzzle,
+)
 from tests.conftest import PUZZLES
 
 
@@ -44,3 +55,31 @@ def test_linear_fix_on_a_cube_with_twist_components():
         problem.play(fix_parities_linear(problem, frozen))
         assert not invariant_vector(cube_puzzle, problem.labels).any()
         assert np.array_equal(problem.labels[frozen], problem.goal[frozen])
+
+
+def _orbit_cells(puzzle, n_pieces: int) -> np.ndarray:
+    """The cells of the piece orbit of ``n_pieces`` pieces (a 3x3x3's 8 corners or 12 edges)."""
+    po = next(po for po in pieces(puzzle).piece_orbits if po.n_pieces == n_pieces)
+    return np.sort(po.cells.ravel())
+
+
+def test_the_pieces_lower_bound_never_exceeds_the_quotients_order(rubik3):
+    """Jordan's theorem on the pieces' permutations: 8!/2 for the corners (small enough to search), 12!/2 for the
+    edges (too many states); either way at most the order Schreier–Sims proves for the quotient."""
+    corners, edges = _orbit_cells(rubik3, 8), _orbit_cells(rubik3, 12)
+    assert pieces_lower_bound(rubik3, corners) <= MAX_NODES < pieces_lower_bound(rubik3, edges)
+    for frozen in (corners, edges):
+        assert pieces_lower_bound(rubik3, frozen) <= group_order(quotient_puzzle(rubik3, frozen, False)).value
+
+
+def test_the_quick_quotient_chain_fixes_the_frozen_cells_and_the_parities(rubik3):
+    """The first answer's phase 0 (a quick chain of the quotient) leaves what the full chain leaves: the frozen
+    cells right and every invariant at its solved value."""
+    edges = _orbit_cells(rubik3, 12)
+    for quick in (True, False):
+        for seed in range(3):
+            state = State.solved(rubik3).apply(random_scramble(rubik3, 60, seed))
+            problem = Problem.from_input(rubik3, state)
+            problem.play(chain_quotient(problem, edges, quick=quick))
+            assert np.array_equal(problem.labels[edges], problem.goal[edges])
+            assert not invariant_vector(rubik3, problem.labels).any()

@@ -225,9 +225,17 @@ def _wreath_generators(po: PieceOrbit, n_cells: int) -> np.ndarray:
     return np.array(gens or [np.arange(n_cells)])
 
 
-def _alt_sym_order(group: PermutationGroup) -> int | None:
-    """n! or n!/2 when ``group`` is provably symmetric or alternating (Jordan's theorem), else None."""
-    if group.degree < 8 or not group.is_alt_sym():
+ALT_SYM_EPS = 1e-9
+"""Chance that :func:`alt_sym_order` misses an alternating or symmetric group."""
+
+
+def alt_sym_order(group: PermutationGroup) -> int | None:
+    """n! or n!/2 when ``group`` is provably symmetric or alternating (Jordan's theorem), else None.
+
+    sympy's test is Monte Carlo: a yes is proven, a no wrong with probability ``eps`` (its default, 5 %, is
+    lowered so that a caller's fallback to Schreier–Sims is a rare cost, not one run in twenty).
+    """
+    if group.degree < 8 or not group.is_alt_sym(eps=ALT_SYM_EPS):
         return None
     odd = any(g.is_odd for g in group.generators)
     return factorial(group.degree) // (1 if odd else 2)
@@ -268,7 +276,7 @@ def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariant
     bound = _full_pieces_order(puzzle, structure, inv, j)
     if len(po.orientation_group) == 1:
         rows = distinct_generators(po.perms)
-        order = _alt_sym_order(PermutationGroup([Permutation(r) for r in rows.tolist()]))
+        order = alt_sym_order(PermutationGroup([Permutation(r) for r in rows.tolist()]))
         if order is not None:
             return PieceOrbitOrder(order, True, bound)
     cells = sorted(c for i in po.orbits for c in structure.orbits[i])

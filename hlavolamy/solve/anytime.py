@@ -57,6 +57,7 @@ from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, strategy
 from hlavolamy.solve.strategies.blocked import quick_blocked
 from hlavolamy.solve.strategies.search import _MAX_CELLS as SEARCH_CELLS
+from hlavolamy.solve.strategies.commutators import solve_quick
 from hlavolamy.solve.strategies.search import search
 from hlavolamy.solve.tables.chain import quick_chain, sift_solve
 
@@ -183,15 +184,15 @@ def first_routes(problem: Problem, context: Context) -> list[str]:
     moved = pieces(problem.puzzle).moved_cells
     searchable = moved <= SEARCH_CELLS and not problem.wildcards and problem.care is None
     if searchable and strategy("search").applies(problem, context):
-        return ["search", "quick-chain", "commutators"]
+        return ["search", "quick-chain", "quick-commutators"]
     if searchable:
         from hlavolamy.analysis.membership import group_order
 
         order = group_order(problem.puzzle)  # Schreier–Sims on at most 64 cells: a fraction of a second, cached
         searchable = order.value <= FIRST_SEARCH_ORDER
     if moved <= QUICK_CHAIN_CELLS:
-        return (["capped-search"] if searchable else []) + ["quick-chain", "commutators"]
-    return ["commutators", "chain"]
+        return (["capped-search"] if searchable else []) + ["quick-chain", "quick-commutators"]
+    return ["quick-commutators", "chain"]
 
 
 def _quick_chain(problem: Problem, context: Context) -> None:
@@ -213,6 +214,9 @@ def _first(problem: Problem, context: Context, held: _Held) -> bool:
             elif name == "quick-blocked":
                 quick_blocked(attempt, context)
                 shown = "blocked"
+            elif name == "quick-commutators":
+                solve_quick(attempt, context)
+                shown = "commutators"
             elif name == "capped-search":
                 search(attempt, cancel=context.cancel, max_states=FIRST_SEARCH_STATES)
                 shown = "search"

@@ -110,13 +110,14 @@ def plan(puzzle: Puzzle, *, cancel: CancelToken | None = None, progress: Progres
     return result
 
 
-def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None = None) -> None:
+def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None = None, quick: bool = False) -> None:
     """Fix the frozen cells and the invariant vector (of the exact position, or a colour one's shadow) with plain moves.
 
     Shortest first: one breadth-first search over both; else the frozen cells
     by search and the parities by linear algebra; else a stabiliser chain of
-    the quotient (:func:`~hlavolamy.solve.tables.quotient.chain_quotient`). Without
-    an exact position (colours, no shadow) only the frozen cells are fixed.
+    the quotient (:func:`~hlavolamy.solve.tables.quotient.chain_quotient`; a
+    quick chain when ``quick``). Without an exact position (colours, no
+    shadow) only the frozen cells are fixed.
     """
     exact = problem.exact_labels() is not None
     try:
@@ -137,7 +138,7 @@ def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None =
     if not exact:
         raise Stuck(f"{frozen.size} cells have no macro of their own and are too many to search ({reason})")
     try:
-        problem.play(chain_quotient(problem, frozen, cancel=cancel))
+        problem.play(chain_quotient(problem, frozen, cancel=cancel, quick=quick))
     except ChainTooLarge as exc:
         raise Stuck(f"{frozen.size} cells have no macro of their own; {exc}") from None
 
@@ -145,13 +146,14 @@ def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None =
 def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,
                      progress: ProgressCallback | None = None, only: int | None = None,
                      group_solver: GroupSolver = solve_group, planner: Callable[..., Plan] | None = None,
-                     opener: Opener | None = None) -> None:
+                     opener: Opener | None = None, quick: bool = False) -> None:
     """Solve ``problem`` in place: phase 0, then group by group. ``only``: one group, no phase 0.
 
     ``group_solver`` finishes one group with its table (appending conjugates,
     or inserting them: :func:`~hlavolamy.solve.macros.insert.insert_group`);
     ``planner`` makes the groups and tables (default :func:`plan`);
-    ``opener`` plays what spans several groups between phase 0 and the groups.
+    ``opener`` plays what spans several groups between phase 0 and the groups;
+    ``quick`` gives phase 0 a quick quotient chain (a first answer's route).
     Raises :class:`Stuck` when a group cannot be finished by its macros.
     """
     if problem.is_solved():
@@ -160,7 +162,7 @@ def solve_decomposed(problem: Problem, *, cancel: CancelToken | None = None,
     if only is None:
         report(progress, 0.05, "phase 0: frozen cells and parities")
         try:
-            phase0(problem, p.frozen, cancel=cancel)
+            phase0(problem, p.frozen, cancel=cancel, quick=quick)
         except ValueError as exc:
             raise Stuck(str(exc)) from None
         if opener is not None:

@@ -82,6 +82,24 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
     problem.adopt(min(attempts, key=Problem.answer_length))
 
 
+def solve_quick(problem: Problem, context: Context) -> None:
+    """The first answer's route: one attempt, on the exact position (a colour position's assignment), with
+    phase 0 sifting through a quick quotient chain.
+
+    The exact attempt, because the colour attempt of :func:`solve_whole` can
+    get stuck where identical pieces hide what a macro would change (a
+    gigaminx by colours: 13 s of CPU lost before the exact attempt answered).
+    """
+    attempt = problem.fork()
+    if not attempt.exact:
+        attempt.to_exact()
+    try:
+        solve_decomposed(attempt, cancel=context.cancel, progress=context.progress, quick=True)
+    except Stuck as exc:
+        raise StrategyFailed(f"the commutators strategy could not finish this position: {exc}") from None
+    problem.adopt(attempt)
+
+
 def _broken_invariants(problem: Problem, cells: np.ndarray) -> list[str]:
     """Names of the invariants of the orbits in ``cells`` that the position has off their solved value."""
     from hlavolamy.analysis.invariants import invariants

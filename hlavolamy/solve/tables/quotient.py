@@ -232,7 +232,8 @@ def _gfp_solve(rows: np.ndarray, target: np.ndarray, p: int) -> np.ndarray | Non
     return coeff
 
 
-def chain_quotient(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None = None) -> list[Turn]:
+def chain_quotient(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None = None,
+                   quick: bool = False) -> list[Turn]:
     """Turns fixing the frozen cells and the invariant vector together, from a stabiliser chain of their action.
 
     For when the quotient is too big to search (a 5x5x5 turned by faces and
@@ -243,13 +244,20 @@ def chain_quotient(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken 
     (:mod:`~hlavolamy.solve.tables.chain`) whose sift spells the fix. Exact positions
     only. Raises :class:`~hlavolamy.solve.tables.chain.ChainTooLarge` when even
     the quotient is too big for a chain.
+
+    ``quick`` sifts through a quick chain (no shortening rounds: the first
+    answer's route, where the full chain's rounds were most of its cost: 5 of
+    8 s of CPU on a 5x5x5, 33 of 55 s on a gigaminx) instead.
     """
-    from hlavolamy.solve.tables.chain import chain_solve
+    from hlavolamy.solve.tables.chain import chain_solve, quick_chain, sift_solve
 
     quotient = quotient_puzzle(problem.puzzle, frozen)
     if quotient is None:
         return []
-    return chain_solve(quotient, _quotient_position(problem, frozen), cancel=cancel, improve=QUOTIENT_CHAIN_WORK)
+    position = _quotient_position(problem, frozen)
+    if quick:
+        return sift_solve(quick_chain(quotient, cancel=cancel), position, cancel=cancel)
+    return chain_solve(quotient, position, cancel=cancel, improve=QUOTIENT_CHAIN_WORK)
 
 
 def quotient_puzzle(puzzle: Puzzle, frozen: np.ndarray, vector: bool = True) -> Puzzle | None:
@@ -278,8 +286,39 @@ def quotient_too_big(puzzle: Puzzle, frozen: np.ndarray, vector: bool) -> bool:
     """
     from hlavolamy.analysis.membership import group_order
 
+    if pieces_lower_bound(puzzle, frozen) > MAX_NODES:
+        return True
     quotient = quotient_puzzle(puzzle, frozen, vector)
     return quotient is not None and group_order(quotient).value > MAX_NODES
+
+
+def pieces_lower_bound(puzzle: Puzzle, frozen: np.ndarray) -> int:
+    """A lower bound of the order of the moves' action on ``frozen``, without Schreier–Sims.
+
+    Per piece orbit inside: its pieces' permutations form a transitive group,
+    so at least as many elements as pieces, and n!/2 when Jordan's theorem
+    shows it alternating or symmetric (a gigaminx's 20 corners, a 5x5x5's
+    12 midges). The bound is what :func:`quotient_too_big` needs first: the
+    two quotients' Schreier–Sims cost a gigaminx's first answer 4.5 s of CPU.
+    """
+    from sympy.combinatorics import Permutation, PermutationGroup
+
+    from hlavolamy.analysis.membership import alt_sym_order
+    from hlavolamy.analysis.orbits import distinct_generators
+
+    inside = np.zeros(puzzle.n_cells, dtype=bool)
+    inside[frozen] = True
+    best = 1
+    for po in pieces(puzzle).piece_orbits:
+        if not inside[po.cells[0, 0]]:
+            continue
+        rows = distinct_generators(po.perms)
+        group = PermutationGroup([Permutation(r) for r in rows.tolist()]) if rows.size else None
+        order = alt_sym_order(group) if group is not None else None
+        best = max(best, order or po.n_pieces)
+        if best > MAX_NODES:
+            break
+    return best
 
 
 def _quotient_position(problem: Problem, frozen: np.ndarray) -> np.ndarray:
