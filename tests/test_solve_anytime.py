@@ -210,3 +210,19 @@ def test_big_puzzles_get_their_first_answer_from_one_quick_attempt_of_macros(mon
     solution = solve(rubik3, rubik3.colour_ids[state.perm], time_limit=0.001, on_answer=told.append)
     assert told[0].first and told[0].strategy == "commutators" and solution.moves == list(told[0].moves)
     assert state.apply(solution.moves).is_solved()
+
+
+def test_when_the_quick_macros_get_stuck_the_full_commutators_strategy_answers(monkeypatch):
+    """One greedy attempt can get stuck where the strategy's two attempts finish: the next route answers."""
+    from hlavolamy.errors import StrategyFailed
+
+    def stuck(problem, context):
+        raise StrategyFailed("stuck")
+
+    monkeypatch.setattr(anytime, "solve_quick", stuck)
+    monkeypatch.setattr(anytime, "first_routes", lambda problem, context: ["quick-commutators", "commutators"])
+    rubik3 = load_puzzle(PUZZLES / "rubik3.json").puzzle
+    state = _position(rubik3, 4, 60)
+    told: list[Improvement] = []
+    solution = solve(rubik3, state, time_limit=0.001, on_answer=told.append)
+    assert told[0].first and told[0].strategy == "commutators" and state.apply(solution.moves).is_solved()
