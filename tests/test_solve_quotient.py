@@ -6,14 +6,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.invariants import invariants
+from hlavolamy.analysis.membership import group_order
 from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.state import State
 from hlavolamy.solve.macros.decompose import plan
 from hlavolamy.solve.problem import Problem
-from hlavolamy.analysis.blocks import pieces
-from hlavolamy.analysis.membership import group_order
 from hlavolamy.solve.tables.quotient import (
     MAX_NODES,
     _gfp_solve,

@@ -56,8 +56,8 @@ from hlavolamy.solve.pipeline import run_pipeline, verified
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, strategy
 from hlavolamy.solve.strategies.blocked import quick_blocked
-from hlavolamy.solve.strategies.search import _MAX_CELLS as SEARCH_CELLS
 from hlavolamy.solve.strategies.commutators import solve_quick
+from hlavolamy.solve.strategies.search import _MAX_CELLS as SEARCH_CELLS
 from hlavolamy.solve.strategies.search import search
 from hlavolamy.solve.tables.chain import quick_chain, sift_solve
 
