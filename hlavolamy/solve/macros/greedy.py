@@ -30,6 +30,11 @@ MAX_CANDIDATES = 200_000
 """Most conjugates in one group's table, scored at every step."""
 ALL_CANDIDATES = 4_000_000
 """Most conjugates over all groups of a puzzle (tables stay cached: memory)."""
+WIDE_TRIES = 16
+"""Wrong cells the last-resort aim starts from (the usual aim: 4)..."""
+WIDE_MACROS = 48
+"""...and macros it carries there (the usual aim on groups of over 100 cells: 3, whose set-ups can miss every
+wrong cell: a gigaminx's wings, 26 left wrong, stuck the greedy before)."""
 
 
 @dataclass(frozen=True)
@@ -144,7 +149,9 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
     At a dead end (no conjugate in the table gains: its set-ups do not reach
     the cells left wrong) a 3-cycle is aimed at them by a searched set-up
     (:func:`_targeted`); failing that, a pair of conjugates is searched for that gains
-    together (:func:`_rescue`); up to ``rescues`` times (default: eight per cell).
+    together (:func:`_rescue`); failing that too, a 3-cycle is aimed again from
+    :data:`WIDE_TRIES` wrong cells with :data:`WIDE_MACROS` macros; up to
+    ``rescues`` times (default: eight per cell).
     """
     cells = table.cells
     rescues = 8 * cells.size if rescues is None else rescues
@@ -169,9 +176,12 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
         word = _targeted(problem, labels, goal, care, table, cancel, rng)
         if word is None:
             pair = _rescue(labels, goal, care, table, want, weight, cancel)
-            if pair is None:
+            if pair is not None:
+                word = table.word(pair[0]) + table.word(pair[1])
+        if word is None:  # the last resort: aim from more wrong cells with more macros
+            word = _targeted(problem, labels, goal, care, table, cancel, rng, tries=WIDE_TRIES, macros=WIDE_MACROS)
+            if word is None:
                 return False
-            word = table.word(pair[0]) + table.word(pair[1])
         problem.play(word)
     return False
 
@@ -195,7 +205,7 @@ def _gains(labels: np.ndarray, table: GroupTable, want: np.ndarray, weight: np.n
 
 def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.ndarray, table: GroupTable,
               cancel: CancelToken | None, rng: np.random.Generator, tries: int = 4,
-              evaluate: int = 24) -> list[Turn] | None:
+              evaluate: int = 24, macros: int | None = None) -> list[Turn] | None:
     """A macro 3-cycle aimed by a searched set-up at a wrong cell, the cell holding its label and a third.
 
     The third cell is any (wrong ones first) that some macro's 3-cycle can
@@ -223,7 +233,7 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
         for j in holders[:tries]:
             if j == i:
                 continue
-            for m, (a, b, c) in _three_cycles(table, 48 if n ** 3 <= 1_000_000 else 3):
+            for m, (a, b, c) in _three_cycles(table, macros or (48 if n ** 3 <= 1_000_000 else 3)):
                 if cancel is not None:
                     cancel.check()
                 search = table.searches.get((m, a))
