@@ -226,3 +226,40 @@ def test_when_the_quick_macros_get_stuck_the_full_commutators_strategy_answers(m
     told: list[Improvement] = []
     solution = solve(rubik3, state, time_limit=0.001, on_answer=told.append)
     assert told[0].first and told[0].strategy == "commutators" and state.apply(solution.moves).is_solved()
+
+
+def test_the_first_answer_on_colours_skips_the_membership_proof_and_a_refusal_falls_to_the_next_route(monkeypatch):
+    """Schreier–Sims proving a colour position's assignment cost a 5x5x5's first answer a second: the quick
+    routes take the assignment the invariants allow unproven, and should a sift refuse it, the next route (which
+    proves it) decides; a refusal by the invariants is still the user's answer at once."""
+    from hlavolamy.analysis import membership
+
+    rubik3 = load_puzzle(PUZZLES / "rubik3.json").puzzle
+    state = _position(rubik3, 5, 60)
+    colours = rubik3.colour_ids[state.perm]
+
+    def no_proof(puzzle, perm):
+        raise AssertionError("the first answer asked for a membership proof")
+
+    monkeypatch.setattr(membership, "in_group", no_proof)
+    monkeypatch.setattr(anytime, "first_routes", lambda problem, context: ["quick-chain"])
+    told: list[Improvement] = []
+    solve(rubik3, colours, time_limit=0.001, on_answer=told.append)
+    assert told[0].first and state.apply(list(told[0].moves)).is_solved()
+    monkeypatch.undo()
+
+    def refused(*args, **kwargs):
+        raise UnreachableError("not in the group")
+
+    monkeypatch.setattr(anytime, "sift_solve", refused)
+    monkeypatch.setattr(anytime, "first_routes", lambda problem, context: ["quick-chain", "commutators"])
+    told.clear()
+    solve(rubik3, colours, time_limit=0.001, on_answer=told.append)
+    assert told[0].strategy == "commutators"
+    with pytest.raises(UnreachableError):  # an exact position the sift refuses is the user's verdict
+        solve(rubik3, state, time_limit=0.001)
+    other = int(np.flatnonzero(colours != colours[0])[0])
+    swapped = colours.copy()
+    swapped[[0, other]] = swapped[[other, 0]]  # two stickers of different colours: no piece shows that
+    with pytest.raises(UnreachableError):
+        solve(rubik3, swapped)

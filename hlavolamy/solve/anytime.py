@@ -203,10 +203,17 @@ def first_routes(problem: Problem, context: Context) -> list[str]:
 
 
 def _quick_chain(problem: Problem, context: Context) -> None:
-    if not problem.exact:
-        problem.to_exact()
+    """The quick chain's sift; a colour position by an assignment Schreier–Sims has not proven (the sift tells)."""
+    colours = not problem.exact
+    if colours:
+        problem.to_exact(verify=False)
     chain = quick_chain(problem.puzzle, cancel=context.cancel, progress=context.progress)
-    problem.play(sift_solve(chain, problem.labels, cancel=context.cancel))
+    try:
+        problem.play(sift_solve(chain, problem.labels, cancel=context.cancel))
+    except UnreachableError as exc:
+        if not colours:
+            raise
+        raise StrategyFailed(f"the colours' unproven assignment is not reachable ({exc})") from None
 
 
 def _first(problem: Problem, context: Context, held: _Held) -> bool:

@@ -95,18 +95,22 @@ class Problem:
         self.labels, self.goal, self.turns = other.labels, other.goal, other.turns
         self.exact, self.slack, self.shadow = other.exact, other.slack, other.shadow
 
-    def to_exact(self) -> None:
+    def to_exact(self, verify: bool = True) -> None:
         """Continue a colour problem as an exact one: a reachable permutation showing the current colours.
 
         With wildcards the permutation may show up to that many other colours;
-        the slack left for the rest of the solve shrinks by as many.
+        the slack left for the rest of the solve shrinks by as many. Without
+        ``verify`` the permutation obeys every orbit, piece, parity and twist
+        law but is not proven a member by Schreier–Sims (a second of CPU on a
+        5x5x5): a first answer's route, whose answer is replayed anyway and
+        which must then read an unreachable verdict as its own failure.
         """
         try:
-            state = assign_colours(self.puzzle, self.labels)
+            state = assign_colours(self.puzzle, self.labels, verify=verify)
         except UnreachableError:
             if not self.wildcards:
                 raise
-            state = assign_colours(self.puzzle, self.labels, wildcards=self.wildcards)
+            state = assign_colours(self.puzzle, self.labels, wildcards=self.wildcards, verify=verify)
         changed = int(np.count_nonzero(self.puzzle.colour_ids[state.perm] != self.labels))
         self.slack = max(0, self.wildcards - changed)
         self.labels = np.asarray(state.perm, dtype=np.int64)
