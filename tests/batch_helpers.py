@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from hlavolamy.core.fileformat import load_puzzle
-from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.scramble import scrambled
 from hlavolamy.core.state import State
 from tests.conftest import PUZZLES
 
@@ -64,7 +64,7 @@ def replayed(inputs: list[dict[str, Any]], out: Path) -> dict[str, dict[str, Any
         if "moves" in row and row["id"] in by_id:
             given = by_id[row["id"]]
             puzzle = load_puzzle(given["puzzle"]).puzzle
-            start = State.solved(puzzle).apply(random_scramble(puzzle, given["scramble"], given["seed"]))
+            start = scrambled(puzzle, given["scramble"], given["seed"])
             end = start.apply(row["moves"])
             assert end.is_solved(), f"{row['id']}: {row['moves']} does not solve it"
             assert row["length"] == puzzle.length(puzzle.parse(row["moves"])) and row["verified"] is True

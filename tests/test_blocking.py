@@ -14,16 +14,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hlavolamy.analysis.blocking import ShapeSpace, analyse_blocking, merge_powers, shape_graph
+from hlavolamy.analysis.blocking import (
+    ShapeSpace,
+    analyse_blocking,
+    merge_powers,
+    shape_graph,
+)
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.scramble import random_scramble, scrambled
 from hlavolamy.core.state import State, fused_sets_torn
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, IllegalMoveError, PuzzleError, UnreachableError
 from hlavolamy.solve import Improvement, solve
-from hlavolamy.solve.strategies.blocked import find_blocked_solution, search_positions, verify_legal
+from hlavolamy.solve.strategies.blocked import (
+    find_blocked_solution,
+    search_positions,
+    verify_legal,
+)
 
 
 def two_triangles(blockings=((0, 1),)) -> Puzzle:
@@ -225,7 +234,7 @@ def test_two_phase_solver_round_trips():
     puzzle = two_rings()
     graph = shape_graph(puzzle)
     for seed in range(5):
-        state = State.solved(puzzle).apply(random_scramble(puzzle, 15, seed))
+        state = scrambled(puzzle, 15, seed)
         moves = two_phase(puzzle, graph, state.perm, budget=CancelToken())
         verify_legal(puzzle, state, moves)
 
@@ -254,7 +263,7 @@ def test_merge_powers_merges_neighbours_only():
 def test_a_blocked_solve_is_anytime_and_every_answer_replays_legally():
     """The quick route answers first, the full blocked strategy after; each answer told is legal on every step."""
     puzzle = two_rings()
-    state = State.solved(puzzle).apply(random_scramble(puzzle, 30, 4))
+    state = scrambled(puzzle, 30, 4)
     told: list[Improvement] = []
     solution = solve(puzzle, state, on_answer=told.append)
     assert told[0].first and told[0].strategy == "blocked"

@@ -10,15 +10,15 @@ import pytest
 
 from hlavolamy.analysis.blocking import analyse_blocking
 from hlavolamy.core.fileformat import load_puzzle
-from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.progress import CancelToken
+from hlavolamy.core.scramble import scrambled
 from hlavolamy.core.state import State
+from hlavolamy.errors import IllegalMoveError, UnreachableError
+from hlavolamy.plugins.manager import PluginHost
 from hlavolamy.solve import solve
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context
 from hlavolamy.solve.strategies.blocked import quick_blocked
-from hlavolamy.errors import IllegalMoveError, UnreachableError
-from hlavolamy.plugins.manager import PluginHost
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -90,7 +90,7 @@ def test_rashkey_fused_pair_swapped_is_unreachable(rashkey_fused):
 
 
 def _round_trip(puzzle, seed: int, n_moves: int) -> None:
-    state = State.solved(puzzle).apply(random_scramble(puzzle, n_moves, seed))
+    state = scrambled(puzzle, n_moves, seed)
     solution = solve(puzzle, state)
     assert state.apply(solution.moves, check_legal=True).is_solved()
 
@@ -111,7 +111,7 @@ def test_rashkey_fused_round_trip(rashkey_fused, seed):
 def test_the_quick_first_answer_replays_legally(name):
     """The anytime solve's first route on a blocked puzzle: two phases with a quick chain, legal on every step."""
     puzzle = load_puzzle(REPO / "puzzles" / f"{name}.json").puzzle
-    state = State.solved(puzzle).apply(random_scramble(puzzle, 200, 1))
+    state = scrambled(puzzle, 200, 1)
     problem = Problem.from_input(puzzle, state)
     assert quick_blocked(problem, Context(CancelToken())) == "blocked: shape home, then a quick chain"
     assert state.apply(problem.turns, check_legal=True).is_solved()

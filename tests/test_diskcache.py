@@ -22,12 +22,12 @@ from hlavolamy.cli import main
 from hlavolamy.core import diskcache
 from hlavolamy.core.perm import from_cycles
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.scramble import scrambled
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-from hlavolamy.solve.tables import chain as chain_module
 from hlavolamy.solve import solve
 from hlavolamy.solve.macros import decompose
+from hlavolamy.solve.tables import chain as chain_module
 
 KEY = "0123abcd"
 
@@ -40,7 +40,7 @@ def two_cycles(colours: list[str] | None = None) -> Puzzle:
 
 
 def positions(puzzle: Puzzle) -> list[State]:
-    return [State.solved(puzzle).apply(random_scramble(puzzle, 30, seed)) for seed in range(3)]
+    return [scrambled(puzzle, 30, seed) for seed in range(3)]
 
 
 def solutions(puzzle: Puzzle) -> list[list[Turn]]:
@@ -103,10 +103,10 @@ def test_tables_loaded_from_disk_give_identical_solutions(fresh):
 
 def test_puzzles_with_the_same_moves_and_other_colours_share_the_tables(fresh, built):
     recoloured = two_cycles(["x"] * 5 + ["y"] * 5)
-    scrambled = State.solved(recoloured).apply(random_scramble(recoloured, 30, 7))
-    by_colours = solve(recoloured, scrambled.colour_ids(), strategy="commutators")
-    assert list(scrambled.apply(by_colours.moves).colour_ids()) == list(recoloured.colour_ids)
-    assert scrambled.apply(solve(recoloured, scrambled, strategy="chain").moves).is_solved()
+    position = scrambled(recoloured, 30, 7)
+    by_colours = solve(recoloured, position.colour_ids(), strategy="commutators")
+    assert list(position.apply(by_colours.moves).colour_ids()) == list(recoloured.colour_ids)
+    assert position.apply(solve(recoloured, position, strategy="chain").moves).is_solved()
     assert len(list(built[0].glob("solve.plan-*"))) == 1
 
 

@@ -12,7 +12,7 @@ import pytest
 from hlavolamy.core import progress
 from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.progress import CancelToken, Work
-from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.scramble import scrambled
 from hlavolamy.core.state import State
 from hlavolamy.errors import Cancelled, UnreachableError
 from hlavolamy.solve import (
@@ -33,7 +33,7 @@ def rubik2():
 
 
 def _position(puzzle, seed: int, length: int = 15) -> State:
-    return State.solved(puzzle).apply(random_scramble(puzzle, length, seed))
+    return scrambled(puzzle, length, seed)
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hlavolamy.core.fileformat import load_puzzle
-from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.scramble import scrambled
 from hlavolamy.core.state import State
 from hlavolamy.errors import HlavolamyError
 from hlavolamy.solve import solve
@@ -23,14 +23,14 @@ def bandaged():
 
 
 def test_a_puzzle_with_blockings_goes_to_the_blocking_solver(bandaged):
-    start = State.solved(bandaged).apply(random_scramble(bandaged, 25, 4))
+    start = scrambled(bandaged, 25, 4)
     solution = solve(bandaged, start)
     assert solution.strategy.startswith("blocked")
     assert start.apply(solution.moves).is_solved()  # apply() checks every step is legal
 
 
 def test_blocking_puzzles_refuse_strategies_and_modes_they_cannot_honour(bandaged):
-    start = State.solved(bandaged).apply(random_scramble(bandaged, 5, 1))
+    start = scrambled(bandaged, 5, 1)
     with pytest.raises(HlavolamyError, match="blocking solver"):
         solve(bandaged, start, strategy="commutators")
     with pytest.raises(HlavolamyError, match="blocking solver"):
@@ -38,7 +38,7 @@ def test_blocking_puzzles_refuse_strategies_and_modes_they_cannot_honour(bandage
 
 
 def test_chain_strategy_and_auto_keeps_the_shorter(rubik2):
-    start = State.solved(rubik2).apply(random_scramble(rubik2, 30, 9))
+    start = scrambled(rubik2, 30, 9)
     by_chain = solve(rubik2, start, strategy="chain")
     by_macros = solve(rubik2, start, strategy="commutators")
     assert (by_chain.strategy, by_macros.strategy) == ("chain", "commutators")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hlavolamy.core.scramble import random_scramble
-from hlavolamy.core.state import State
+from hlavolamy.core.scramble import scrambled
 from hlavolamy.solve.macros import decompose, greedy
 from hlavolamy.solve.problem import Problem
 
@@ -38,7 +37,7 @@ def test_when_the_usual_aim_and_the_rescue_fail_the_wide_aim_is_tried_before_giv
     monkeypatch.setattr(greedy, "_targeted", targeted)
     monkeypatch.setattr(greedy, "_rescue", rescue)
     table = next(t for t in plan.tables if t is not None)
-    problem = Problem.from_input(rubik3, State.solved(rubik3).apply(random_scramble(rubik3, 40, 1)))
+    problem = Problem.from_input(rubik3, scrambled(rubik3, 40, 1))
     decompose.phase0(problem, plan.frozen)
     assert greedy.solve_group(problem, table)
     assert np.array_equal(problem.labels[table.cells], problem.goal[table.cells])

@@ -8,12 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hlavolamy.core.fileformat import load_puzzle
-from hlavolamy.core.scramble import random_scramble
-from hlavolamy.core.state import State
+from hlavolamy.core.scramble import scrambled
 from hlavolamy.solve import solve
-from hlavolamy.solve.tables.chain import build_chain, shortest_sifts
-from hlavolamy.solve.strategies.handover import MAX_CUTS, cuts
 from hlavolamy.solve.registry import StrategyFailed
+from hlavolamy.solve.strategies.handover import MAX_CUTS, cuts
+from hlavolamy.solve.tables.chain import build_chain, shortest_sifts
 from tests.conftest import PUZZLES
 
 
@@ -35,7 +34,7 @@ def test_cuts_fall_where_the_group_changes_and_the_rest_has_macros():
 @given(seed=st.integers(0, 10_000), levels=st.integers(1, 12))
 def test_partial_sifts_fix_the_base_points_of_their_levels(rubik3, seed, levels):
     chain = build_chain(rubik3)
-    perm = np.asarray(State.solved(rubik3).apply(random_scramble(rubik3, 40, seed)).perm)
+    perm = np.asarray(scrambled(rubik3, 40, seed).perm)
     for head in shortest_sifts(chain, perm, levels=levels, count=3):
         after = perm[rubik3.perm_of(head)]
         assert np.array_equal(after[chain.base[:levels]], chain.base[:levels])
@@ -44,21 +43,21 @@ def test_partial_sifts_fix_the_base_points_of_their_levels(rubik3, seed, levels)
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000))
 def test_exact_positions_are_solved_and_replay(rubik3, seed):
-    state = State.solved(rubik3).apply(random_scramble(rubik3, 40, seed))
+    state = scrambled(rubik3, 40, seed)
     solution = solve(rubik3, state, strategy="handover")
     assert solution.strategy == "handover"
     assert state.apply(solution.moves).is_solved()
 
 
 def test_a_position_by_colours_is_solved(rubik3):
-    scrambled = State.solved(rubik3).apply(random_scramble(rubik3, 30, 5))
-    colours = np.asarray(rubik3.colour_ids)[scrambled.perm]
+    position = scrambled(rubik3, 30, 5)
+    colours = np.asarray(rubik3.colour_ids)[position.perm]
     solution = solve(rubik3, colours, strategy="handover")
     assert np.array_equal(colours[rubik3.perm_of(solution.moves)], rubik3.colour_ids)
 
 
 def test_a_puzzle_of_one_group_has_no_cut(tiny_puzzle):
-    state = State.solved(tiny_puzzle).apply(random_scramble(tiny_puzzle, 5, 1))
+    state = scrambled(tiny_puzzle, 5, 1)
     with pytest.raises(StrategyFailed):
         solve(tiny_puzzle, state, strategy="handover")
 
@@ -68,7 +67,7 @@ def test_the_megaminx_by_colours_comes_out_shorter_than_the_chains_answer():
     from hlavolamy.cli.bench import generated_puzzles
 
     megaminx = dict(generated_puzzles())["megaminx (polyhedra)"]
-    state = State.solved(megaminx).apply(random_scramble(megaminx, 200, 0))
+    state = scrambled(megaminx, 200, 0)
     colours = np.asarray(megaminx.colour_ids)[state.perm]
     handover = solve(megaminx, colours, strategy="handover")
     chain = solve(megaminx, colours, strategy="chain")
@@ -82,7 +81,7 @@ def test_insertion_without_appending_leaves_the_rest_to_the_caller(rubik3):
     from hlavolamy.solve.problem import Problem
 
     table = max((t for t in plan(rubik3).tables if t is not None), key=lambda t: t.cells.size)
-    problem = Problem.from_input(rubik3, State.solved(rubik3).apply(random_scramble(rubik3, 40, 7)))
+    problem = Problem.from_input(rubik3, scrambled(rubik3, 40, 7))
     phase0(problem, plan(rubik3).frozen)
     solved = insert_group(problem, table, append=False)
     right = bool(np.array_equal(problem.labels[table.cells], problem.goal[table.cells]))

@@ -8,12 +8,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hlavolamy.core.fileformat import load_puzzle
-from hlavolamy.core.scramble import random_scramble
-from hlavolamy.core.state import State
+from hlavolamy.core.scramble import random_scramble, scrambled
 from hlavolamy.core.turns import invert
 from hlavolamy.solve import solve
 from hlavolamy.solve.macros.decompose import phase0, plan
-from hlavolamy.solve.macros.insert import TurnCodes, GroupMoves, insert_word, GroupSequence, best_insertions, candidates, insert_group
+from hlavolamy.solve.macros.insert import (
+    GroupMoves,
+    GroupSequence,
+    TurnCodes,
+    best_insertions,
+    candidates,
+    insert_group,
+    insert_word,
+)
 from hlavolamy.solve.problem import Problem
 from tests.conftest import PUZZLES
 
@@ -31,7 +38,7 @@ def _biggest_table(puzzle):
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), length=st.integers(1, 40))
 def test_random_scrambles_are_solved_and_replay(rubik3, seed, length):
-    state = State.solved(rubik3).apply(random_scramble(rubik3, length, seed))
+    state = scrambled(rubik3, length, seed)
     solution = solve(rubik3, state, strategy="insertion")
     assert solution.strategy == "insertion"
     assert state.apply(solution.moves).is_solved()
@@ -40,8 +47,8 @@ def test_random_scrambles_are_solved_and_replay(rubik3, seed, length):
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000))
 def test_positions_by_colours_are_solved_and_replay(rubik3, seed):
-    scrambled = State.solved(rubik3).apply(random_scramble(rubik3, 30, seed))
-    colours = np.asarray(rubik3.colour_ids)[scrambled.perm]
+    position = scrambled(rubik3, 30, seed)
+    colours = np.asarray(rubik3.colour_ids)[position.perm]
     solution = solve(rubik3, colours, strategy="insertion")
     end = colours[rubik3.perm_of(solution.moves)]
     assert np.array_equal(end, rubik3.colour_ids)
@@ -52,7 +59,7 @@ def test_positions_by_colours_are_solved_and_replay(rubik3, seed):
 def test_an_insertion_changes_the_end_as_predicted(rubik3, seed, place, row):
     """Labels and shadow tracked through ``insert_word`` equal a replay of the new sequence from the start."""
     table = _biggest_table(rubik3)
-    problem = Problem.from_input(rubik3, State.solved(rubik3).apply(random_scramble(rubik3, 25, seed)))
+    problem = Problem.from_input(rubik3, scrambled(rubik3, 25, seed))
     problem.play(random_scramble(rubik3, 30, seed + 1))
     problem.shadow = problem.labels.copy()
     sequence = GroupSequence(problem.turns, GroupMoves(rubik3, table.cells), TurnCodes(rubik3))
@@ -69,7 +76,7 @@ def test_an_insertion_changes_the_end_as_predicted(rubik3, seed, place, row):
 def test_insertions_chosen_together_each_gain_as_scored(rubik3):
     """Disjoint insertions from one scoring make the group better by at least their summed gains."""
     table = _biggest_table(rubik3)
-    problem = Problem.from_input(rubik3, State.solved(rubik3).apply(random_scramble(rubik3, 30, 7)))
+    problem = Problem.from_input(rubik3, scrambled(rubik3, 30, 7))
     cells = table.cells
     problem.play(invert(random_scramble(rubik3, 30, 7))[:20])
     sequence = GroupSequence(problem.turns, GroupMoves(rubik3, cells), TurnCodes(rubik3))
@@ -91,7 +98,7 @@ def test_insertions_chosen_together_each_gain_as_scored(rubik3):
 def test_insert_group_solves_its_group_and_leaves_the_others(rubik3):
     table = _biggest_table(rubik3)
     cells = table.cells
-    start = State.solved(rubik3).apply(random_scramble(rubik3, 40, 3))
+    start = scrambled(rubik3, 40, 3)
     problem = Problem.from_input(rubik3, start)
     phase0(problem, plan(rubik3).frozen)  # parities: 3-cycles alone cannot fix them
     before_outside = np.delete(problem.labels, cells)

@@ -9,16 +9,16 @@ from hypothesis import strategies as st
 
 from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.scramble import scrambled
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import StrategyFailed, UnreachableError
 from hlavolamy.solve import solve
 from hlavolamy.solve.macros.decompose import phase0, plan
 from hlavolamy.solve.macros.insert import insert_group
-from hlavolamy.solve.strategies.insertion import beam_group, remaining
 from hlavolamy.solve.macros.opening import MAX_SUPPORT, cheap_commutators
 from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.strategies.insertion import beam_group, remaining
 from tests.conftest import PUZZLES
 
 
@@ -32,7 +32,7 @@ def _biggest_table(puzzle):
 
 
 def _after_phase0(puzzle, seed):
-    problem = Problem.from_input(puzzle, State.solved(puzzle).apply(random_scramble(puzzle, 40, seed)))
+    problem = Problem.from_input(puzzle, scrambled(puzzle, 40, seed))
     phase0(problem, plan(puzzle).frozen)
     return problem
 

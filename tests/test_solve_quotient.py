@@ -10,8 +10,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.invariants import invariants
 from hlavolamy.analysis.membership import group_order
 from hlavolamy.core.fileformat import load_puzzle
-from hlavolamy.core.scramble import random_scramble
-from hlavolamy.core.state import State
+from hlavolamy.core.scramble import scrambled
 from hlavolamy.solve.macros.decompose import plan
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.tables.quotient import (
@@ -49,7 +48,7 @@ def test_linear_fix_on_a_cube_with_twist_components():
     assert {c.modulus for c in invariants(cube_puzzle).components} == {2, 3}
     frozen = plan(cube_puzzle).frozen
     for seed in range(4):
-        state = State.solved(cube_puzzle).apply(random_scramble(cube_puzzle, 60, seed))
+        state = scrambled(cube_puzzle, 60, seed)
         problem = Problem.from_input(cube_puzzle, state)
         problem.play(bfs_quotient(problem, frozen, False))
         problem.play(fix_parities_linear(problem, frozen))
@@ -78,7 +77,7 @@ def test_the_quick_quotient_chain_fixes_the_frozen_cells_and_the_parities(rubik3
     edges = _orbit_cells(rubik3, 12)
     for quick in (True, False):
         for seed in range(3):
-            state = State.solved(rubik3).apply(random_scramble(rubik3, 60, seed))
+            state = scrambled(rubik3, 60, seed)
             problem = Problem.from_input(rubik3, state)
             problem.play(chain_quotient(problem, edges, quick=quick))
             assert np.array_equal(problem.labels[edges], problem.goal[edges])

@@ -8,14 +8,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hlavolamy.core.fileformat import load_puzzle
-from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.scramble import random_scramble, scrambled
 from hlavolamy.core.state import State
 from hlavolamy.solve import solve
-from hlavolamy.solve.strategies.insertion import turns_per_cell
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.strategies.insertion import turns_per_cell
+from hlavolamy.solve.strategies.search_first import (
+    ring_problem,
+    ring_puzzle,
+    searched_group,
+)
 from hlavolamy.solve.tables.quotient import invariant_vector, moduli
-from hlavolamy.solve.strategies.search_first import ring_problem, ring_puzzle, searched_group
 from tests.conftest import PUZZLES
 
 
@@ -55,15 +59,15 @@ def test_the_rings_follow_the_invariant_vector_and_the_cells_follow_the_group(ru
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000))
 def test_exact_positions_are_solved_and_replay(rubik3, seed):
-    state = State.solved(rubik3).apply(random_scramble(rubik3, 30, seed))
+    state = scrambled(rubik3, 30, seed)
     solution = solve(rubik3, state, strategy="search-first")
     assert solution.strategy == "search-first"
     assert state.apply(solution.moves).is_solved()
 
 
 def test_a_position_by_colours_is_solved(rubik3):
-    scrambled = State.solved(rubik3).apply(random_scramble(rubik3, 30, 7))
-    colours = np.asarray(rubik3.colour_ids)[scrambled.perm]
+    position = scrambled(rubik3, 30, 7)
+    colours = np.asarray(rubik3.colour_ids)[position.perm]
     solution = solve(rubik3, colours, strategy="search-first")
     assert np.array_equal(colours[rubik3.perm_of(solution.moves)], rubik3.colour_ids)
 
@@ -75,7 +79,7 @@ def test_wider_beams_only_ever_shorten_the_groups_answer(rubik3):
 
     plan = paired_plan(rubik3)
     cells = plan.groups[searched_group(plan)]
-    problem = Problem.from_input(rubik3, State.solved(rubik3).apply(random_scramble(rubik3, 30, 3)))
+    problem = Problem.from_input(rubik3, scrambled(rubik3, 30, 3))
     first = ring_problem(problem, cells)
     beam(first, width=WIDTH)
     widened = widening_beam(ring_problem(problem, cells), 2e10, CancelToken())  # work units (20 s idle)
@@ -95,7 +99,7 @@ def test_positions_with_wildcards_are_left_to_other_strategies(rubik3):
 @pytest.mark.slow
 def test_the_4x4x4_by_colours_comes_out_shorter_than_insertion():
     puzzle = load_puzzle(PUZZLES / "rubik4.json").puzzle
-    state = State.solved(puzzle).apply(random_scramble(puzzle, 200, 1))
+    state = scrambled(puzzle, 200, 1)
     colours = np.asarray(puzzle.colour_ids)[state.perm]
     first = solve(puzzle, colours, strategy="search-first")
     insertion = solve(puzzle, colours, strategy="insertion")

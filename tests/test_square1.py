@@ -10,12 +10,12 @@ import pytest
 
 from hlavolamy.analysis.blocking import shape_graph, stabiliser
 from hlavolamy.core.fileformat import load_puzzle
-from hlavolamy.core.scramble import random_scramble
 from hlavolamy.core.progress import CancelToken
+from hlavolamy.core.scramble import random_scramble, scrambled
 from hlavolamy.core.state import State
-from hlavolamy.solve import solve
 from hlavolamy.errors import IllegalMoveError, UnreachableError
 from hlavolamy.plugins.manager import PluginHost
+from hlavolamy.solve import solve
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -76,7 +76,7 @@ def test_phase1_brings_random_shapes_home_legally(square1):
     graph = shape_graph(square1)
     home = graph.space.home
     for seed in range(10):
-        state = State.solved(square1).apply(random_scramble(square1, 60, seed))
+        state = scrambled(square1, 60, seed)
         index = shape_index(graph, state.perm)
         at_home = state.apply(phase1(graph, index), check_legal=True)
         assert np.array_equal(graph.space.shape_of(at_home.perm), home)

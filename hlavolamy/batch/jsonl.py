@@ -24,10 +24,15 @@ from typing import Any
 import numpy as np
 
 from hlavolamy.batch.model import Job, Result
-from hlavolamy.core.fileformat import load_puzzle, parse_json, puzzle_from_dict, read_text
+from hlavolamy.core.fileformat import (
+    load_puzzle,
+    parse_json,
+    puzzle_from_dict,
+    read_text,
+)
 from hlavolamy.core.limits import MAX_SCRAMBLE
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.scramble import random_scramble
+from hlavolamy.core.scramble import scrambled
 from hlavolamy.core.state import State
 from hlavolamy.errors import HlavolamyError, quoted
 
@@ -159,7 +164,7 @@ def _position(puzzle: Puzzle, kind: str, value: dict[str, Any], number: int) -> 
         seed = value.get("seed", 0)
         if type(given) is not int or not 0 <= given <= MAX_SCRAMBLE or type(seed) is not int:
             raise LineError(f"line {number}: scramble is a number of turns 0..{MAX_SCRAMBLE} and seed an integer")
-        return State.solved(puzzle).apply(random_scramble(puzzle, given, seed)).perm, True
+        return scrambled(puzzle, given, seed).perm, True
     if not isinstance(given, list):
         raise LineError(f"line {number}: {kind} is a list, not {type(given).__name__}")
     if kind == "state":

@@ -126,13 +126,12 @@ def bench_solve(args: argparse.Namespace) -> int:
 def _bench_row(name: str, puzzle: Puzzle, by_colours: bool, positions: int, records: object = None,
                scramble_length: int = 200) -> None:
     """Solve ``positions`` seeded positions of ``puzzle`` and print one row."""
-    from hlavolamy.core.scramble import random_scramble
-    from hlavolamy.core.state import State
+    from hlavolamy.core.scramble import scrambled
     from hlavolamy.solve import solve
 
     lengths, times, strategies, errors = [], [], set(), []
     for seed in range(positions):
-        state = State.solved(puzzle).apply(random_scramble(puzzle, scramble_length, seed))
+        state = scrambled(puzzle, scramble_length, seed)
         position = puzzle.colour_ids[state.perm] if by_colours else state
         try:
             solution = solve(puzzle, position, records=records)
@@ -317,14 +316,13 @@ def _latency_row(name: str, puzzle: Puzzle, by_colours: bool, folder: Path, args
 
     from hlavolamy.analysis.blocks import pieces
     from hlavolamy.core.fileformat import save_puzzle
-    from hlavolamy.core.scramble import random_scramble
-    from hlavolamy.core.state import State
+    from hlavolamy.core.scramble import scrambled
 
     limit = args.time_limit
     folder.mkdir()
     path = folder / "puzzle.json"
     save_puzzle(path, puzzle)
-    state = State.solved(puzzle).apply(random_scramble(puzzle, args.scramble, args.seed))
+    state = scrambled(puzzle, args.scramble, args.seed)
     command = [sys.executable, "-m", "hlavolamy.cli", "solve", str(path), "--json", "--quiet",
                "--time-limit", f"{limit:g}"]
     if by_colours:
@@ -379,8 +377,7 @@ def bench_phases(args: argparse.Namespace) -> int:
     """
     import numpy as np
 
-    from hlavolamy.core.scramble import random_scramble
-    from hlavolamy.core.state import State
+    from hlavolamy.core.scramble import scrambled
     from hlavolamy.solve.problem import Problem
     from hlavolamy.solve.strategies.phases import solve_phases
 
@@ -392,11 +389,11 @@ def bench_phases(args: argparse.Namespace) -> int:
         raise HlavolamyError(f"phases: no puzzle {path} (--only names one file of --puzzles)")
     puzzle = load_puzzle(path).puzzle
     budget = {"first_nodes": args.first_nodes, "more_nodes": args.more_nodes, "views": not args.no_views}
-    warm = State.solved(puzzle).apply(random_scramble(puzzle, args.scramble, 10**6))
+    warm = scrambled(puzzle, args.scramble, 10**6)
     solve_phases(Problem.from_input(puzzle, warm), **budget)
     lengths, cpus = [], []
     for seed in range(args.positions):
-        state = State.solved(puzzle).apply(random_scramble(puzzle, args.scramble, seed))
+        state = scrambled(puzzle, args.scramble, seed)
         problem = Problem.from_input(puzzle, state)
         start = time.process_time()
         solve_phases(problem, **budget)

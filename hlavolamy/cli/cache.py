@@ -68,15 +68,14 @@ def run(args: argparse.Namespace) -> int:
 def _build(paths: list[str]) -> int:
     """Solve a random position of each puzzle, so its tables are built and saved; print what it took."""
     from hlavolamy.cli.common import load_puzzle_arg
-    from hlavolamy.core.scramble import random_scramble
-    from hlavolamy.core.state import State
+    from hlavolamy.core.scramble import scrambled
     from hlavolamy.solve import solve
 
     for path in paths:
         puzzle = load_puzzle_arg(path).puzzle
         since = time.time() - 1.0  # file times may be coarse
         started = time.perf_counter()
-        solution = solve(puzzle, State.solved(puzzle).apply(random_scramble(puzzle, 200, 0)))
+        solution = solve(puzzle, scrambled(puzzle, 200, 0))
         written = [e for e in diskcache.entries() if e.modified >= since]
         print(f"{path}: solved in {time.perf_counter() - started:.1f} s ({solution.strategy}); "
               f"{len(written)} tables written, {_mib(sum(e.size for e in written))}")

@@ -47,6 +47,17 @@ def random_scramble(puzzle: Puzzle, n_moves: int, rng_or_seed: Rng = None, start
     return _Scrambler(puzzle, rng, cancel).run(perm, n_moves)
 
 
+def scrambled(puzzle: Puzzle, n_moves: int, rng_or_seed: Rng = None) -> State:
+    """The position ``n_moves`` random turns from solved (:func:`random_scramble`), reproducible for a given seed.
+
+    >>> from hlavolamy.core.puzzle import Puzzle
+    >>> p = Puzzle(colours="AABB", moves={"L": [1, 0, 2, 3], "R": [0, 2, 3, 1]})
+    >>> scrambled(p, 5, 1) == State.solved(p).apply(random_scramble(p, 5, 1))
+    True
+    """
+    return State.solved(puzzle).apply(random_scramble(puzzle, n_moves, rng_or_seed))
+
+
 def shortest_powers(order: int) -> list[int]:
     """Every non-trivial power of a move of this order, in shortest form: order 4 -> [1, 2, -1]."""
     return [k if k <= order // 2 else k - order for k in range(1, order)]
