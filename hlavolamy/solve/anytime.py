@@ -53,7 +53,7 @@ from hlavolamy.core.turns import Turn
 from hlavolamy.errors import Cancelled, HlavolamyError, StrategyFailed, UnreachableError
 from hlavolamy.solve.passes.simplify import simplify
 from hlavolamy.solve.pipeline import run_pipeline, verified
-from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.problem import Problem, unproven
 from hlavolamy.solve.registry import Context, strategy
 from hlavolamy.solve.strategies.blocked import quick_blocked
 from hlavolamy.solve.strategies.commutators import solve_quick
@@ -208,12 +208,8 @@ def _quick_chain(problem: Problem, context: Context) -> None:
     if colours:
         problem.to_exact(verify=False)
     chain = quick_chain(problem.puzzle, cancel=context.cancel, progress=context.progress)
-    try:
+    with unproven(colours):
         problem.play(sift_solve(chain, problem.labels, cancel=context.cancel))
-    except UnreachableError as exc:
-        if not colours:
-            raise
-        raise StrategyFailed(f"the colours' unproven assignment is not reachable ({exc})") from None
 
 
 def _first(problem: Problem, context: Context, held: _Held) -> bool:

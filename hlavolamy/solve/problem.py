@@ -10,7 +10,8 @@ the wrong label, which is also how every answer is verified by replay.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -20,6 +21,18 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
 from hlavolamy.errors import HlavolamyError, StrategyFailed, UnreachableError
+
+
+@contextlib.contextmanager
+def unproven(colours: bool) -> Iterator[None]:
+    """Inside: an unreachable verdict on a colour position's unproven assignment (:meth:`Problem.to_exact`
+    without ``verify``) is the route's failure, not the user's answer; on an exact position it stands."""
+    try:
+        yield
+    except UnreachableError as exc:
+        if not colours:
+            raise
+        raise StrategyFailed(f"the colours' unproven assignment is not reachable ({exc})") from None
 
 
 class OverBudget(StrategyFailed):

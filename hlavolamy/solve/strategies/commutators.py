@@ -25,7 +25,7 @@ from hlavolamy.solve.macros.decompose import (
     solve_decomposed,
 )
 from hlavolamy.solve.macros.greedy import solve_group
-from hlavolamy.solve.problem import OverBudget, Problem
+from hlavolamy.solve.problem import OverBudget, Problem, unproven
 from hlavolamy.solve.registry import MODES, Context, Strategy, StrategyFailed
 from hlavolamy.solve.tables.quotient import QuotientTooBig, bfs_quotient
 
@@ -97,13 +97,10 @@ def solve_quick(problem: Problem, context: Context) -> None:
     if not attempt.exact:
         attempt.to_exact(verify=False)
     try:
-        solve_decomposed(attempt, cancel=context.cancel, progress=context.progress, quick=True)
+        with unproven(not problem.exact):
+            solve_decomposed(attempt, cancel=context.cancel, progress=context.progress, quick=True)
     except Stuck as exc:
         raise StrategyFailed(f"the commutators strategy could not finish this position: {exc}") from None
-    except UnreachableError as exc:
-        if problem.exact:
-            raise
-        raise StrategyFailed(f"the colours' unproven assignment is not reachable ({exc})") from None
     problem.adopt(attempt)
 
 
