@@ -263,3 +263,34 @@ def test_the_first_answer_on_colours_skips_the_membership_proof_and_a_refusal_fa
     swapped[[0, other]] = swapped[[other, 0]]  # two stickers of different colours: no piece shows that
     with pytest.raises(UnreachableError):
         solve(rubik3, swapped)
+
+
+def test_with_no_limit_and_no_listener_the_race_runs_alone_and_the_first_routes_are_its_fallback(monkeypatch):
+    """A batch run (no time limit, no ``on_answer``) has no use for an early answer: the quick routes only cost
+    time (a Santa cube_10 case: 3.3 s of CPU of 20). They run when the race fails; a final route (a search, whose
+    answer is the shortest) still runs first."""
+    from hlavolamy.errors import StrategyFailed
+
+    assert anytime.early_routes(["capped-search", "quick-chain", "quick-commutators"], None, None) == ["capped-search"]
+    assert anytime.early_routes(["quick-chain"], 10.0, None) == ["quick-chain"]
+    assert anytime.early_routes(["quick-chain"], None, print) == ["quick-chain"]
+    rubik3 = load_puzzle(PUZZLES / "rubik3.json").puzzle
+    state = _position(rubik3, 6, 60)
+    ran: list[str] = []
+    quick_chain_route = anytime._quick_chain
+
+    def recorded(problem, context):
+        ran.append("quick-chain")
+        quick_chain_route(problem, context)
+
+    monkeypatch.setattr(anytime, "_quick_chain", recorded)
+    monkeypatch.setattr(anytime, "first_routes", lambda problem, context: ["quick-chain"])
+    solution = solve(rubik3, state)
+    assert ran == [] and state.apply(solution.moves).is_solved()
+
+    def failing(problem, name, context):
+        raise StrategyFailed("the race found nothing")
+
+    monkeypatch.setattr(anytime, "run_pipeline", failing)
+    solution = solve(rubik3, state)
+    assert ran == ["quick-chain"] and solution.strategy == "chain" and state.apply(solution.moves).is_solved()
