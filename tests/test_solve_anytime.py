@@ -197,19 +197,33 @@ def test_the_quick_chains_first_answer_is_verified_and_the_same_from_an_empty_ca
 
 
 def test_big_puzzles_get_their_first_answer_from_one_quick_attempt_of_macros(monkeypatch):
-    """Past the quick chain's cells the first route is ``quick-commutators``: one attempt, on the exact position a
-    colour position is assigned, phase 0 by a quick quotient chain; its answer is verified like any other."""
+    """Past the quick chain's cells the first route is ``quick-commutators``: the first attempt that finishes, on
+    the colours, then on the exact position they are assigned (a big wreath: 4 s on its colours, 750 s exact),
+    phase 0 by a quick quotient chain; its answer is verified like any other."""
     from hlavolamy.solve.registry import Context
 
     rubik5 = load_puzzle(PUZZLES / "rubik5.json").puzzle
     rubik3 = load_puzzle(PUZZLES / "rubik3.json").puzzle
     assert anytime.first_routes(Problem.from_input(rubik5, State.solved(rubik5)), Context(CancelToken()))[0] == "quick-commutators"
     monkeypatch.setattr(anytime, "first_routes", lambda problem, context: ["quick-commutators"])
+    from hlavolamy.solve.strategies import commutators
+
+    attempts: list[bool] = []
+    decomposed = commutators.solve_decomposed
+
+    def recorded(problem, **kwargs):
+        attempts.append(problem.exact)
+        decomposed(problem, **kwargs)
+
+    monkeypatch.setattr(commutators, "solve_decomposed", recorded)
     state = _position(rubik3, 3, 60)
     told: list[Improvement] = []
     solution = solve(rubik3, rubik3.colour_ids[state.perm], time_limit=0.001, on_answer=told.append)
     assert told[0].first and told[0].strategy == "commutators" and solution.moves == list(told[0].moves)
-    assert state.apply(solution.moves).is_solved()
+    assert state.apply(solution.moves).is_solved() and attempts == [False]
+    attempts.clear()
+    solution = solve(rubik3, state, time_limit=0.001)
+    assert state.apply(solution.moves).is_solved() and attempts == [True]
 
 
 def test_when_the_quick_macros_get_stuck_the_full_commutators_strategy_answers(monkeypatch):

@@ -179,12 +179,11 @@ def first_routes(problem: Problem, context: Context) -> list[str]:
     Past about :data:`QUICK_CHAIN_CELLS` moved cells the table grows (a
     5x5x5's quick chain: 6 s of CPU and 800 moves), and the macros, whose
     library is bounded by fixed work caps, answer sooner and shorter: first
-    one quick attempt (:func:`~hlavolamy.solve.strategies.commutators.solve_quick`,
+    the quick macros (:func:`~hlavolamy.solve.strategies.commutators.solve_quick`,
     phase 0 by a quick quotient chain: a 5x5x5 in 5 s of CPU against 8 s, a
-    gigaminx by colours in 15 s against 28 s), then the full ``commutators``
-    strategy, whose two attempts and full quotient chain finish where the
-    greedy macros of one attempt get stuck (it happens: a gigaminx whose quick
-    chain stops its rounds at 30 % of the table, not 10 %).
+    gigaminx by colours in 18 s against 30 s), then the full ``commutators``
+    strategy, whose full quotient chain can finish where the quick one's
+    greedy got stuck.
     """
     if problem.puzzle.blockings:
         return ["quick-blocked"]
