@@ -86,7 +86,7 @@ def solve_quick(problem: Problem, context: Context) -> None:
     """The first answer's route: :func:`solve_whole`'s attempts, the first that finishes, with phase 0 sifting
     through a quick quotient chain.
 
-    A colour position is tried on its colours first (a big wreath: 6 s of CPU,
+    A colour position is tried on its colours first (a big wreath: 4 s of CPU,
     where its exact assignment took 750 s), then, where identical pieces hide
     what a macro would change and the greedy gets stuck, on the exact
     assignment. That assignment is not proven by Schreier–Sims here
