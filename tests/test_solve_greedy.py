@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import scrambled
 from hlavolamy.solve.macros import decompose, greedy
 from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Context
 
 
 def test_when_the_usual_aim_and_the_rescue_fail_the_wide_aim_is_tried_before_giving_up(rubik3, monkeypatch):
@@ -42,3 +44,31 @@ def test_when_the_usual_aim_and_the_rescue_fail_the_wide_aim_is_tried_before_giv
     assert greedy.solve_group(problem, table)
     assert np.array_equal(problem.labels[table.cells], problem.goal[table.cells])
     assert calls[:2] == [None, greedy.WIDE_MACROS]
+
+
+def test_groups_over_the_aim_triples_aim_with_three_macros_and_the_quick_macros_draw_that_line_lower(
+        rubik3, monkeypatch):
+    """Each macro aimed at a dead end costs a breadth-first search over the group's n**3 cell triples (0.4 s at
+    a million): the full strategy aims with 48 macros up to a million triples, the first answer's quick macros up
+    to 250,000 (a Santa globe_8/25's groups of 100 cells cost its first answer 80 s of searches, 12 s so)."""
+    from hlavolamy.solve.strategies import commutators
+
+    plan = decompose.plan(rubik3)
+    table = next(t for t in plan.tables if t is not None)  # 24 cells: 13,824 triples
+    limits: list[int] = []
+    monkeypatch.setattr(greedy, "_three_cycles", lambda table, limit: limits.append(limit) or [])
+    problem = Problem.from_input(rubik3, scrambled(rubik3, 40, 1))
+    labels = np.append(problem.labels[table.cells], -1)
+    goal, care = greedy.group_target(problem, table.cells)
+    rng = np.random.default_rng(0)
+    seen = {}
+    for aim in (greedy.AIM_TRIPLES, 13_824, 13_823):
+        limits.clear()
+        greedy._targeted(problem, labels, goal, care, table, None, rng, aim_triples=aim)
+        seen[aim] = set(limits)
+    assert seen == {greedy.AIM_TRIPLES: {48}, 13_824: {48}, 13_823: {3}}
+    solvers = []
+    monkeypatch.setattr(commutators, "solve_decomposed", lambda problem, **kwargs: solvers.append(kwargs))
+    commutators.solve_quick(Problem.from_input(rubik3, scrambled(rubik3, 10, 1)), Context(CancelToken()))
+    assert solvers[0]["group_solver"].keywords == {"aim_triples": commutators.QUICK_AIM_TRIPLES} == {
+        "aim_triples": 250_000}

@@ -30,6 +30,9 @@ MAX_CANDIDATES = 200_000
 """Most conjugates in one group's table, scored at every step."""
 ALL_CANDIDATES = 4_000_000
 """Most conjugates over all groups of a puzzle (tables stay cached: memory)."""
+AIM_TRIPLES = 1_000_000
+"""A dead end is aimed at with 48 macros in groups of up to this many cell triples (``n**3``: each macro costs a
+breadth-first search over them, 0.4 s at a million), with 3 in bigger ones."""
 WIDE_TRIES = 16
 """Wrong cells the last-resort aim starts from (the usual aim: 4)..."""
 WIDE_MACROS = 48
@@ -143,7 +146,7 @@ def build_table(puzzle: Puzzle, cells: np.ndarray, macros: Sequence[Sequence[Tur
 
 
 def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
-                max_steps: int = 10_000, rescues: int | None = None) -> bool:
+                max_steps: int = 10_000, rescues: int | None = None, aim_triples: int = AIM_TRIPLES) -> bool:
     """Play conjugates while one makes cells of the group right; True when the group (or the problem) is solved.
 
     At a dead end (no conjugate in the table gains: its set-ups do not reach
@@ -176,7 +179,7 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
         if rescues <= 0:
             return False
         rescues -= 1
-        word = _targeted(problem, labels, goal, care, table, cancel, rng)
+        word = _targeted(problem, labels, goal, care, table, cancel, rng, aim_triples=aim_triples)
         if word is None:
             pair = _rescue(labels, goal, care, table, want, weight, cancel)
             if pair is not None:
@@ -208,7 +211,7 @@ def _gains(labels: np.ndarray, table: GroupTable, want: np.ndarray, weight: np.n
 
 def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.ndarray, table: GroupTable,
               cancel: CancelToken | None, rng: np.random.Generator, tries: int = 4,
-              evaluate: int = 24, macros: int | None = None) -> list[Turn] | None:
+              evaluate: int = 24, macros: int | None = None, aim_triples: int = AIM_TRIPLES) -> list[Turn] | None:
     """A macro 3-cycle aimed by a searched set-up at a wrong cell, the cell holding its label and a third.
 
     The third cell is any (wrong ones first) that some macro's 3-cycle can
@@ -236,7 +239,7 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
         for j in holders[:tries]:
             if j == i:
                 continue
-            for m, (a, b, c) in _three_cycles(table, macros or (48 if n ** 3 <= 1_000_000 else 3)):
+            for m, (a, b, c) in _three_cycles(table, macros or (48 if n ** 3 <= aim_triples else 3)):
                 if cancel is not None:
                     cancel.check()
                 search = table.searches.get((m, a))
