@@ -266,17 +266,22 @@ class PieceOrbitOrder:
         return self.exact and self.order == self.full
 
 
+def pieces_alt_sym_order(po: PieceOrbit) -> int | None:
+    """:func:`alt_sym_order` of the group the moves induce on the pieces of ``po`` (their orientation ignored)."""
+    from sympy.combinatorics import Permutation, PermutationGroup
+
+    rows = distinct_generators(po.perms)
+    return alt_sym_order(PermutationGroup([Permutation(r) for r in rows.tolist()])) if rows.size else None
+
+
 def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariants, j: int) -> PieceOrbitOrder:
     """Pieces without orientation that move as an alternating or symmetric group are settled by
     Jordan's theorem; otherwise a randomized chain that reaches the full-pieces bound proves it, and
     small orbits get deterministic Schreier–Sims."""
-    from sympy.combinatorics import Permutation, PermutationGroup
-
     po = structure.piece_orbits[j]
     bound = _full_pieces_order(puzzle, structure, inv, j)
     if len(po.orientation_group) == 1:
-        rows = distinct_generators(po.perms)
-        order = alt_sym_order(PermutationGroup([Permutation(r) for r in rows.tolist()]))
+        order = pieces_alt_sym_order(po)
         if order is not None:
             return PieceOrbitOrder(order, True, bound)
     cells = sorted(c for i in po.orbits for c in structure.orbits[i])

@@ -301,10 +301,7 @@ def pieces_lower_bound(puzzle: Puzzle, frozen: np.ndarray) -> int:
     12 midges). The bound is what :func:`quotient_too_big` needs first: the
     two quotients' Schreier–Sims cost a gigaminx's first answer 4.5 s of CPU.
     """
-    from sympy.combinatorics import Permutation, PermutationGroup
-
-    from hlavolamy.analysis.membership import alt_sym_order
-    from hlavolamy.analysis.orbits import distinct_generators
+    from hlavolamy.analysis.membership import pieces_alt_sym_order
 
     inside = np.zeros(puzzle.n_cells, dtype=bool)
     inside[frozen] = True
@@ -312,10 +309,7 @@ def pieces_lower_bound(puzzle: Puzzle, frozen: np.ndarray) -> int:
     for po in pieces(puzzle).piece_orbits:
         if not inside[po.cells[0, 0]]:
             continue
-        rows = distinct_generators(po.perms)
-        group = PermutationGroup([Permutation(r) for r in rows.tolist()]) if rows.size else None
-        order = alt_sym_order(group) if group is not None else None
-        best = max(best, order or po.n_pieces)
+        best = max(best, pieces_alt_sym_order(po) or po.n_pieces)
         if best > MAX_NODES:
             break
     return best
