@@ -135,6 +135,40 @@ def test_a_cancel_stops_the_beam_while_its_pattern_databases_are_built():
     assert np.array_equal(problem.labels, problem.goal)
 
 
+def test_a_cancel_stops_the_ball_between_chunks_of_a_level_and_keeps_nothing():
+    """A rashkey's ball took 1.7 s at one go, past a 10 s limit: its build looks at the token every
+    :data:`BALL_CHUNK` parents, and a cut build is not remembered (the next one is whole and the same)."""
+    from hlavolamy.analysis.memo import analysis_cache
+    from hlavolamy.core.progress import CancelToken
+    from hlavolamy.errors import Cancelled
+
+    class CancelAfter(CancelToken):
+        def __init__(self, checks: int):
+            super().__init__()
+            self.left = checks
+
+        def check(self) -> None:
+            self.left -= 1
+            if self.left < 0:
+                self.cancel()
+            super().check()
+
+    forget_shared()
+    puzzle = wreath(12)
+    goal = np.arange(puzzle.n_cells)
+    with patch.object(beam_module, "BALL_CHUNK", 16):
+        token = CancelAfter(5)
+        with pytest.raises(Cancelled):
+            beam_module.ball(puzzle, goal, np.uint8, 5000, token)
+        assert token.left < 0  # cut inside the build, not before it
+        assert not any(name.startswith("solve.beam.ball") for name in analysis_cache(puzzle).memo)
+        chunked = beam_module.ball(puzzle, goal, np.uint8, 5000)
+    whole = beam_module._grow_ball(puzzle, goal, np.uint8, 5000, CancelToken())
+    assert chunked.hashes.size == 5000
+    for field in ("hashes", "entry", "dist", "step", "parent"):
+        assert np.array_equal(getattr(chunked, field), getattr(whole, field))
+
+
 def test_nearest_counts_steps_to_the_nearest_wanted_cell():
     puzzle = wreath(6)
     near = nearest(puzzle, puzzle.colour_ids.astype(np.int64))

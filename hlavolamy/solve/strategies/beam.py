@@ -142,14 +142,34 @@ def _member(values: np.ndarray, pool: np.ndarray) -> np.ndarray:
     return pool[at] == values
 
 
-def ball(puzzle: Puzzle, goal: np.ndarray, rows_dtype: type, states: int) -> Ball:
-    """The positions around ``goal``, built once per set of moves and goal (see :func:`_grow_ball`)."""
+BALL_CHUNK = 1 << 16
+"""Parents expanded between two looks at the cancel token (a rashkey's ball took 1.7 s at one go, past the limit)."""
+
+
+def ball(puzzle: Puzzle, goal: np.ndarray, rows_dtype: type, states: int,
+         cancel: CancelToken | None = None) -> Ball:
+    """The positions around ``goal``, built once per set of moves and goal (see :func:`_grow_ball`).
+
+    A cancelled build raises and keeps nothing, so the next solve builds it whole.
+    """
     tag = goal.tobytes() + np.dtype(rows_dtype).str.encode() + str(states).encode()
     name = "solve.beam.ball." + hashlib.sha1(tag).hexdigest()[:16]
-    return memo(puzzle, name, lambda: _grow_ball(puzzle, goal, rows_dtype, states))
+    return memo(puzzle, name, lambda: _grow_ball(puzzle, goal, rows_dtype, states, cancel or CancelToken()))
 
 
-def _grow_ball(puzzle: Puzzle, goal: np.ndarray, rows_dtype: type, states: int) -> Ball:
+def _children(frontier: np.ndarray, back: np.ndarray, cancel: CancelToken) -> tuple[np.ndarray, np.ndarray]:
+    """Every inverse step of every row of ``frontier`` (row-major: parent, then step), with their hashes."""
+    rows, hashes = [], []
+    for lo in range(0, frontier.shape[0], BALL_CHUNK):
+        cancel.check()
+        part = frontier[lo:lo + BALL_CHUNK]
+        children = part[:, back].reshape(-1, frontier.shape[1])
+        rows.append(children)
+        hashes.append(row_hashes(children))
+    return np.concatenate(rows), np.concatenate(hashes)
+
+
+def _grow_ball(puzzle: Puzzle, goal: np.ndarray, rows_dtype: type, states: int, cancel: CancelToken) -> Ball:
     """Breadth first backwards from the goal (inverse steps) until ``states`` positions or :data:`BALL_BYTES`."""
     perms = step_automaton(puzzle).perms
     back = np.argsort(perms, axis=1)
@@ -161,8 +181,7 @@ def _grow_ball(puzzle: Puzzle, goal: np.ndarray, rows_dtype: type, states: int) 
     while frontier.shape[0] and perms.shape[0] and total < limit:
         frontier = frontier[: -(-(limit - total) // perms.shape[0]) * 2]  # enough parents for the room left
         node, g = np.divmod(np.arange(frontier.shape[0] * perms.shape[0]), perms.shape[0])
-        children = np.take_along_axis(frontier[node], back[g], axis=1)
-        h = row_hashes(children)
+        children, h = _children(frontier, back, cancel)
         _, first = np.unique(h, return_index=True)
         # steps come with their inverses: a child is new unless it sits on its parent's level or the one before
         near_levels = np.sort(np.concatenate(hashes[-2:]))
@@ -244,7 +263,7 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
     goal = problem.goal.astype(dtype)
     report(progress, 0.0, "beam: tables")
     guide = _Guide(problem, allowed, cancel)
-    known = ball(puzzle, problem.goal, dtype, BALL_STATES)
+    known = ball(puzzle, problem.goal, dtype, BALL_STATES, cancel)
     counts = np.bincount(problem.goal)
     rare = int(np.argmin(np.where(counts > 0, counts, counts.max() + 1)))
     rng = np.random.default_rng(0)
