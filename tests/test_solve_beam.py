@@ -225,3 +225,33 @@ def test_auto_races_the_beam_only_where_it_wins_at_least_half(won, lost, races):
     from hlavolamy.solve.auto import _pays
 
     assert _pays({"won": won, "lost": lost}) is races
+
+
+@pytest.mark.parametrize("per_cell, stretch", [(2.5, 1), (5, 1), (10, 2), (20, 4), (200, 4)])
+def test_the_beam_race_walks_further_against_a_very_long_answer(per_cell, stretch):
+    """Santa wreath_100 (20 moves a cell): four times the budget, 4,020 -> 1,787 moves; short answers keep the plain
+    budget, and no answer buys more than four times it."""
+    from hlavolamy.solve.auto import BEAM_WORK, beam_work
+
+    assert beam_work(per_cell) == pytest.approx(stretch * BEAM_WORK)
+
+
+def test_the_beam_race_gets_the_stretched_budget_from_auto():
+    """``auto`` hands the beam the budget :func:`beam_work` names for the answer it must beat."""
+    import hlavolamy.solve.auto as auto
+    from hlavolamy.core.progress import CancelToken
+    from hlavolamy.solve.registry import Context, RaceRecords
+
+    puzzle = wreath(12)
+    problem = Problem.from_input(puzzle, scrambled(puzzle, 200, seed=3).colour_ids())
+    answer = problem.fork()
+    answer.play([Turn("l"), Turn("r")] * (20 * 22))  # a long "answer": 40 moves a moved cell
+    budgets = []
+
+    def spy(start, *, work, **_):
+        budgets.append(work.units)
+        raise SearchFailed("spied")
+
+    with patch.object(auto.beam, "beam", spy):
+        assert not auto._beam_beats(problem, answer, Context(cancel=CancelToken(), records=RaceRecords()))
+    assert budgets == [pytest.approx(auto.BEAM_MAX_STRETCH * auto.BEAM_WORK)]

@@ -8,8 +8,8 @@ quickly; then ``optimal`` within a node and time budget where the group
 ``chain``, ``insertion`` and ``search-first``; else ``insertion`` with ``chain``
 behind it. For a position by colours where that answer is long for the
 puzzle (more than :data:`BEAM_RATIO` moves per moved cell: its macros are
-long, as on wreaths and globes) ``beam`` races it with :data:`BEAM_WORK`,
-and the shorter answer wins.
+long, as on wreaths and globes) ``beam`` races it with :data:`BEAM_WORK`
+(up to four times that against a very long answer: :func:`beam_work`), and the shorter answer wins.
 
 Every race spends a work budget (nodes, beam levels, heads), never seconds,
 so the same position gets the same answer on an idle and on a busy machine;
@@ -47,6 +47,11 @@ BEAM_RATIO = 2
 BEAM_WORK = 2e10
 """...spending at most this much work (:class:`~hlavolamy.core.progress.Work` units: what 20 s allowed on an idle
 core)..."""
+BEAM_STRETCH = 5
+"""...times the answer's moves per moved cell over this, at most :data:`BEAM_MAX_STRETCH` times: the longer the
+answer it must beat, the more levels the beam walks before the hand-over (Santa wreath_100: 4,020 moves with
+the plain budget, 1,787 with four times it, 12.6 s more CPU; wreath_33, globe_3/33 stay at the plain budget)..."""
+BEAM_MAX_STRETCH = 4
 BEAM_TRIALS = 2
 """...once it has had this many races on the set of moves, only while it won at least half of them..."""
 BEAM_GAIN = 0.1
@@ -114,18 +119,19 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     Where the beam does not finish, the usual strategies finish from the
     position it came closest to (fewest wrong cells).
 
-    Spends at most :data:`BEAM_WORK`, and after :data:`BEAM_TRIALS` races on a set of moves only while
+    Spends :func:`beam_work` (:data:`BEAM_WORK`, more against a very long answer), and after
+    :data:`BEAM_TRIALS` races on a set of moves only while
     it won (by :data:`BEAM_GAIN`) at least as often as it lost there: a rare
     lucky win does not buy a race on every later case (on the 5x5x5 one win
     in nine races cost 20 s a case). A shorter answer is taken either way.
     """
     length = answer.answer_length()
     record = context.records.of_beam(moves_key(start.puzzle))
-    long = length > BEAM_RATIO * pieces(start.puzzle).moved_cells
-    if start.exact or not long or not strategy("beam").applies(start, context) or not _pays(record):
+    per_cell = length / max(1, pieces(start.puzzle).moved_cells)
+    if start.exact or per_cell <= BEAM_RATIO or not strategy("beam").applies(start, context) or not _pays(record):
         return False
     try:
-        beam.beam(start, work=Work(BEAM_WORK), shorter_than=length, partial=True, cancel=context.cancel,
+        beam.beam(start, work=Work(beam_work(per_cell)), shorter_than=length, partial=True, cancel=context.cancel,
                   progress=context.progress)
         if not start.is_solved():
             _shortest(start, context)
@@ -138,6 +144,11 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
         return False
     answer.adopt(start)
     return True
+
+
+def beam_work(per_cell: float) -> float:
+    """The beam race's budget against an answer of ``per_cell`` moves per moved cell (see :data:`BEAM_STRETCH`)."""
+    return BEAM_WORK * min(BEAM_MAX_STRETCH, max(1.0, per_cell / BEAM_STRETCH))
 
 
 def _pays(record: dict[str, int]) -> bool:
