@@ -33,16 +33,18 @@ class TripleSearch:
         start = self.code(*triple)
         self.step[start] = len(gens)
         frontier = np.array([start], dtype=np.int64)
+        perms = perms.astype(np.int64)
         while frontier.size:
             x, y, z = frontier // (n * n), (frontier // n) % n, frontier % n
             found = []
             for g, p in enumerate(perms):
-                child = (p[x].astype(np.int64) * n + p[y]) * n + p[z]
+                # a step is a bijection of triples and the frontier holds each triple once, so the children of
+                # one step are distinct: no sort needed (the steps before it this level already took theirs)
+                child = (p[x] * n + p[y]) * n + p[z]
                 new = self.step[child] < 0
-                child, par = child[new], frontier[new]
-                child, first = np.unique(child, return_index=True)
+                child = child[new]
                 self.step[child] = g
-                self.parent[child] = par[first]
+                self.parent[child] = frontier[new]
                 found.append(child)
             frontier = np.concatenate(found) if found else frontier[:0]
 
