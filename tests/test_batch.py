@@ -123,6 +123,31 @@ def test_a_worker_keeps_each_puzzle_and_its_tables_between_tasks(monkeypatch):
     assert shipped.key == first.key and not shipped.puzzle.keeps_tables  # tables never travel with a task
 
 
+def test_race_records_belong_to_a_task_so_answers_do_not_depend_on_the_worker(monkeypatch):
+    """A task's jobs share one RaceRecords; another task (on this worker or any other) starts afresh, whatever
+    the worker solved before: one worker-wide record made Santa's cube_4 answers depend on the scheduling."""
+    import hlavolamy.solve as solve_module
+    from hlavolamy.solve.registry import RaceRecords
+
+    seen: list[RaceRecords] = []
+    real = solve_module.solve
+
+    def spy(*args, records=None, **kwargs):
+        seen.append(records)
+        records.of_rival("search-first", "moves")["lost"] += 1  # what a lost race leaves behind
+        return real(*args, records=records, **kwargs)
+
+    monkeypatch.setattr(solve_module, "solve", spy)
+    puzzle = load_puzzle(RUBIK2).puzzle
+    source = PuzzleSource(puzzle)
+    jobs = [Job(name, np.asarray(puzzle.move(name)), True) for name in ("F", "R", "U")]
+    assert all(r.ok for r in solve_task(Task([(source, jobs[0]), (source, jobs[1])])))
+    assert all(r.ok for r in solve_task(Task([(source, jobs[2])])))
+    assert seen[0] is seen[1] and seen[2] is not seen[0]
+    assert seen[1].of_rival("search-first", "moves")["lost"] == 2  # the task's second job saw the first's
+    assert seen[2].of_rival("search-first", "moves")["lost"] == 1  # a new task saw nothing earlier
+
+
 def test_a_task_from_other_code_is_refused():
     puzzle = load_puzzle(RUBIK2).puzzle
     result = solve_task(Task([(PuzzleSource(puzzle), Job("a", np.asarray(puzzle.move("F")), True))], code="other"))

@@ -32,8 +32,6 @@ KEEP = 32
 _kept: OrderedDict[str, Puzzle] = OrderedDict()
 _lock = threading.Lock()
 """A Dask worker may run several threads; they share the kept puzzles."""
-_records: RaceRecords | None = None
-"""This worker's share of the batch's race records (``auto`` learns which costly races pay on a puzzle)."""
 
 
 def kept_puzzle(source: PuzzleSource) -> Puzzle:
@@ -62,32 +60,44 @@ def replays(puzzle: Puzzle, job: Job, turns: Sequence[Turn]) -> bool:
 
 
 def solve_task(task: Task, report: Callable[[Result], None] | None = None) -> list[Result]:
-    """Solve the task's jobs in order; each result goes to ``report`` as soon as it is known."""
+    """Solve the task's jobs in order; each result goes to ``report`` as soon as it is known.
+
+    The task's jobs share one :class:`~hlavolamy.solve.registry.RaceRecords` (``auto`` learns which costly
+    races pay on the puzzle), made for the task alone: records kept by the worker made a case's answer
+    depend on which cases that worker happened to solve before (Santa cube_4/4/4: 7,552 moves in one
+    whole-set run, 7,851 in another of the same code), so ``--jobs 1``, ``--jobs 2`` and a cluster differed.
+    The tasks are the same whatever the engine, so now are the answers.
+    """
     from hlavolamy.core.diskcache import version_tag
+    from hlavolamy.solve.registry import RaceRecords
 
     out = []
+    records = RaceRecords()
     mismatch = task.code and task.code != version_tag()
     for source, job in task.entries:
         if mismatch:
             result = Result.failed(job.id, f"this worker runs other hlavolamy code ({version_tag()}, the client "
                                            f"{task.code}): install the same version everywhere")
         else:
-            result = solve_job(kept_puzzle(source), job)
+            result = solve_job(kept_puzzle(source), job, records)
         out.append(result)
         if report is not None:
             report(result)
     return out
 
 
-def solve_job(puzzle: Puzzle, job: Job) -> Result:
-    """One job's verified answer, or the reason there is none (never raises for a bad position)."""
+def solve_job(puzzle: Puzzle, job: Job, records: RaceRecords | None = None) -> Result:
+    """One job's verified answer, or the reason there is none (never raises for a bad position).
+
+    ``records``: the race records of the job's task (None: the job's own).
+    """
     from hlavolamy.solve import solve
 
     started = time.perf_counter()
     try:
         position = State(puzzle, job.start) if job.exact else np.asarray(job.start)
         solution = solve(puzzle, position, strategy=job.strategy, wildcards=job.wildcards, time_limit=job.time_limit,
-                         records=_worker_records())
+                         records=records)
         turns = list(solution.moves)
         if not turns and job.nonempty:
             turns = harmless_turns(puzzle, job)
@@ -100,17 +110,6 @@ def solve_job(puzzle: Puzzle, job: Job) -> Result:
         return Result.failed(job.id, str(exc), time.perf_counter() - started)
     except Exception as exc:  # noqa: BLE001 - one job's bug must not take its task's other jobs with it
         return Result.failed(job.id, f"internal error: {type(exc).__name__}: {exc}", time.perf_counter() - started)
-
-
-def _worker_records() -> RaceRecords:
-    """Made on first use, so importing this module (the client does) costs no solver import."""
-    global _records
-    from hlavolamy.solve.registry import RaceRecords
-
-    with _lock:
-        if _records is None:
-            _records = RaceRecords()
-        return _records
 
 
 def harmless_turns(puzzle: Puzzle, job: Job) -> list[Turn]:
