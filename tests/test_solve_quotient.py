@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -10,6 +11,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.invariants import invariants
 from hlavolamy.analysis.membership import group_order
 from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.scramble import scrambled
 from hlavolamy.solve.macros.decompose import plan
 from hlavolamy.solve.problem import Problem
@@ -18,6 +20,7 @@ from hlavolamy.solve.tables.quotient import (
     _gfp_solve,
     bfs_quotient,
     chain_quotient,
+    colourings_lower_bound,
     fix_parities_linear,
     invariant_vector,
     pieces_lower_bound,
@@ -69,6 +72,41 @@ def test_the_pieces_lower_bound_never_exceeds_the_quotients_order(rubik3):
     assert pieces_lower_bound(rubik3, corners) <= MAX_NODES < pieces_lower_bound(rubik3, edges)
     for frozen in (corners, edges):
         assert pieces_lower_bound(rubik3, frozen) <= group_order(quotient_puzzle(rubik3, frozen, False)).value
+
+
+def test_the_colourings_lower_bound_counts_pieces_told_apart_by_colours(rubik3):
+    """A search by colours meets at least the arrangements of the pieces' colour sets (half, under an
+    alternating group): 8!/2 for 8 corners of distinct colours, fewer as corners look alike, and never more
+    than the breadth-first search by colours then meets."""
+    corners = _orbit_cells(rubik3, 8)
+    goal = rubik3.colour_ids.astype(np.int64)
+    assert colourings_lower_bound(rubik3, corners, goal) == 40320 // 2
+    alike = goal.copy()
+    alike[corners] = 0
+    assert colourings_lower_bound(rubik3, corners, alike) == 1
+    po = next(po for po in pieces(rubik3).piece_orbits if po.n_pieces == 8)
+    halves = goal.copy()
+    halves[po.cells[:4]] = 0  # four corners one colour all over, four another
+    halves[po.cells[4:]] = 1
+    assert colourings_lower_bound(rubik3, corners, halves) == 70 // 2
+    colours = Puzzle([str(c) for c in halves.tolist()], rubik3.moves)
+    problem = Problem.from_input(colours, colours.colour_ids[scrambled(rubik3, 40, 2).perm])
+    assert problem.exact is False
+    bfs_quotient(problem, corners, False)  # not refused: its bound is small...
+    assert colourings_lower_bound(rubik3, _orbit_cells(rubik3, 12), goal) > MAX_NODES  # ...the edges' is not
+
+
+def test_a_search_by_colours_bound_to_give_up_is_not_started(rubik3):
+    """The edges of a 3x3x3 by colours: refused before the first state, not after 300,000 of them."""
+    import hlavolamy.solve.tables.quotient as quotient
+
+    problem = Problem.from_input(rubik3, rubik3.colour_ids[scrambled(rubik3, 40, 1).perm])
+    class Watching(quotient.CancelToken):
+        def check(self):
+            pytest.fail("the search expanded states")
+
+    with pytest.raises(quotient.QuotientTooBig):
+        bfs_quotient(problem, _orbit_cells(rubik3, 12), False, cancel=Watching())
 
 
 def test_the_quick_quotient_chain_fixes_the_frozen_cells_and_the_parities(rubik3):
