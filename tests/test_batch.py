@@ -134,7 +134,7 @@ def test_race_records_belong_to_a_task_so_answers_do_not_depend_on_the_worker(mo
 
     def spy(*args, records=None, **kwargs):
         seen.append(records)
-        records.of_rival("search-first", "moves")["lost"] += 1  # what a lost race leaves behind
+        records.of_beam("moves")["lost"] += 1  # what a lost race leaves behind
         return real(*args, records=records, **kwargs)
 
     monkeypatch.setattr(solve_module, "solve", spy)
@@ -144,8 +144,8 @@ def test_race_records_belong_to_a_task_so_answers_do_not_depend_on_the_worker(mo
     assert all(r.ok for r in solve_task(Task([(source, jobs[0]), (source, jobs[1])])))
     assert all(r.ok for r in solve_task(Task([(source, jobs[2])])))
     assert seen[0] is seen[1] and seen[2] is not seen[0]
-    assert seen[1].of_rival("search-first", "moves")["lost"] == 2  # the task's second job saw the first's
-    assert seen[2].of_rival("search-first", "moves")["lost"] == 1  # a new task saw nothing earlier
+    assert seen[1].of_beam("moves")["lost"] == 2  # the task's second job saw the first's
+    assert seen[2].of_beam("moves")["lost"] == 1  # a new task saw nothing earlier
 
 
 def test_a_task_from_other_code_is_refused():

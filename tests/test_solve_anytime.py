@@ -159,22 +159,41 @@ def test_the_beam_spends_work_not_seconds(rubik2):
 def test_race_records_belong_to_the_caller(rubik2, monkeypatch, racing):
     """What one caller's races taught is not another's: records are passed in, never module state."""
     assert not hasattr(auto, "_BEAM_RECORDS") and not hasattr(auto, "_RIVAL_RECORDS")
+
+    def losing_beam(problem, **_):
+        raise beam.SearchFailed("stood in for")
+
+    monkeypatch.setattr(auto, "BEAM_RATIO", 0)  # every answer counts as long: the beam races
+    monkeypatch.setattr(auto.beam, "beam", losing_beam)
+    monkeypatch.setattr(auto, "_optimal_within_budget", lambda problem, context: False)
+    monkeypatch.setattr(auto, "_tried", lambda problem, context, name: False)
+    mine, theirs = RaceRecords(), RaceRecords()
+    colours = lambda seed: rubik2.colour_ids[_position(rubik2, seed).perm]  # noqa: E731
+    solve(rubik2, colours(6), records=mine)
+    assert list(mine.beam.values()) == [{"won": 0, "lost": 1}]
+    assert theirs.beam == {}
+    solve(rubik2, colours(7), records=mine)
+    assert list(mine.beam.values()) == [{"won": 0, "lost": 2}]
+
+
+def test_every_rival_races_whatever_earlier_solves_saw(rubik2, monkeypatch, racing):
+    """search-first used to stop after losing more races than it won on a set of moves, so a case's answer
+    depended on the solves before it; now every rival races on every position."""
+    raced: list[str] = []
     real_run = auto.run
 
     def run(problem, name, context):  # a costly rival stood in for by the chain
+        raced.append(name)
         return real_run(problem, "chain" if name == "search-first" else name, context)
 
     monkeypatch.setattr(auto, "_rivals", lambda problem, context: ["chain", "search-first"])
     monkeypatch.setattr(auto, "run", run)
     monkeypatch.setattr(auto, "_optimal_within_budget", lambda problem, context: False)
     monkeypatch.setattr(auto, "_tried", lambda problem, context, name: False)
-    mine, theirs = RaceRecords(), RaceRecords()
-    solve(rubik2, _position(rubik2, 6), records=mine)
-    assert [key[0] for key in mine.rivals] == ["search-first"]
-    assert sum(mine.rivals[next(iter(mine.rivals))].values()) == 1
-    assert theirs.rivals == {} and theirs.beam == {}
-    solve(rubik2, _position(rubik2, 7), records=mine)
-    assert sum(mine.rivals[next(iter(mine.rivals))].values()) == 2
+    records = RaceRecords()
+    for seed in range(4):
+        solve(rubik2, _position(rubik2, seed + 6), records=records)
+    assert raced.count("search-first") == 4
 
 
 def test_the_quick_chains_first_answer_is_verified_and_the_same_from_an_empty_cache(racing, monkeypatch, tmp_path):

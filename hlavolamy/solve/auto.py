@@ -14,8 +14,9 @@ long, as on wreaths and globes) ``beam`` races it with :data:`BEAM_WORK`
 Every race spends a work budget (nodes, beam levels, heads), never seconds,
 so the same position gets the same answer on an idle and on a busy machine;
 the time limit only cuts, and :mod:`~hlavolamy.solve.anytime` then returns
-the best answer it already holds. Which costly races still run is learnt in
-the caller's :class:`~hlavolamy.solve.registry.RaceRecords` (``context.records``).
+the best answer it already holds. Whether the beam still races on a set of
+moves is learnt in the caller's :class:`~hlavolamy.solve.registry.RaceRecords`
+(``context.records``); every other rival races on every position.
 
 A puzzle with blockings goes to ``blocked``; the orbit modes to ``commutators``.
 """
@@ -31,7 +32,6 @@ from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import (
     MODES,
     Context,
-    RaceRecords,
     Strategy,
     StrategyFailed,
     run,
@@ -56,11 +56,6 @@ BEAM_TRIALS = 2
 """...once it has had this many races on the set of moves, only while it won at least half of them..."""
 BEAM_GAIN = 0.1
 """...where a win saves at least this share of the moves (less is not worth its time on every case)."""
-
-COSTLY_RIVALS = ("search-first",)
-"""Rivals that race only while they win at least as often as they lose (``search-first``: up to 15 s of beam;
-megaminx, master pyraminx: it never won), as told by the caller's records (``context.records.rivals``)."""
-
 
 def _auto(problem: Problem, context: Context) -> str:
     """The cheapest strategy likely to give a short answer; rivals race where they are cheap enough."""
@@ -166,9 +161,7 @@ def _shortest(problem: Problem, context: Context) -> str:
     The chain never gets stuck where it fits, so it also rescues a stuck
     decomposition. Returns the name of the strategy whose answer won.
     """
-    key = moves_key(problem.puzzle)
-    records: RaceRecords = context.records
-    rivals = [r for r in _rivals(problem, context) if r not in COSTLY_RIVALS or _pays(records.of_rival(r, key))]
+    rivals = _rivals(problem, context)
     attempts: list[tuple[Problem, str]] = []
     failure: HlavolamyError | None = None
     for name in rivals:
@@ -191,9 +184,6 @@ def _shortest(problem: Problem, context: Context) -> str:
             raise failure from None
         attempts.append((attempt, "chain"))
     best, name = min(attempts, key=lambda a: a[0].answer_length())
-    for rival in COSTLY_RIVALS:
-        if rival in rivals:
-            records.of_rival(rival, key)["won" if name == rival else "lost"] += 1
     problem.adopt(best)
     return name
 
@@ -201,7 +191,13 @@ def _shortest(problem: Problem, context: Context) -> str:
 def _rivals(problem: Problem, context: Context) -> list[str]:
     """What races: the phases beat the macros wherever a subgroup fits (3x3x3: 33 moves against 70); else
     handover first (megaminx: 198 moves against the chain's 255), the chain, insertion and search-first beside it
-    (4x4x4 by colours: 108 moves against insertion's 166)."""
+    (4x4x4 by colours: 108 moves against insertion's 166).
+
+    Every rival races on every position, whatever earlier solves saw: ``search-first`` used to stop on a set of
+    moves once it had lost more races than it won there, so a case's answer depended on the cases solved before
+    it (in a batch task, an app session). On Santa's 60 cube_4/4/4 cases it wins seldom but by much (case 180:
+    90 moves against 142): racing it always gave 7,552 moves against 7,772, for 15 % more CPU.
+    """
     if pieces(problem.puzzle).moved_cells > CHAIN_AUTO_CELLS:
         return ["insertion"]
     if strategy("phases").applies(problem, context):

@@ -58,22 +58,17 @@ BLOCKING_AWARE = ("auto", "blocked")
 class RaceRecords:
     """Wins and losses of ``auto``'s costly races, per set of moves: owned by the caller, never module state.
 
-    A CLI run, a GUI session, a bench run or a Santa batch makes one and
+    A CLI run, a GUI session, a bench run or a batch task makes one and
     passes it to every :func:`~hlavolamy.solve.solve` it runs (``records=``);
     a solve without one gets a fresh one, so what one caller learnt never
-    changes another caller's answers. ``beam`` is keyed by the moves' hash,
-    ``rivals`` by (rival strategy, moves' hash); each value counts
-    ``{"won": n, "lost": n}``.
+    changes another caller's answers. ``beam`` is keyed by the moves' hash;
+    each value counts ``{"won": n, "lost": n}``.
     """
 
     beam: dict[str, dict[str, int]] = field(default_factory=dict)
-    rivals: dict[tuple[str, str], dict[str, int]] = field(default_factory=dict)
 
     def of_beam(self, key: str) -> dict[str, int]:
         return self.beam.setdefault(key, {"won": 0, "lost": 0})
-
-    def of_rival(self, name: str, key: str) -> dict[str, int]:
-        return self.rivals.setdefault((name, key), {"won": 0, "lost": 0})
 
 
 @dataclass(frozen=True)
