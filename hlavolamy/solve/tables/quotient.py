@@ -68,10 +68,12 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
 
     With ``care`` (cells) only the invariants of orbits inside ``care`` count.
 
-    Raises :class:`QuotientTooBig` beyond :data:`MAX_NODES` states (for
-    exact positions at once when the quotient's group is that big, see
-    :func:`quotient_too_big`) and ValueError when no word reaches the goal
-    (the position is unreachable).
+    Raises :class:`QuotientTooBig` beyond :data:`MAX_NODES` states, and at
+    once when the moves reach more than that many (exact positions: the
+    quotient's group, :func:`quotient_too_big`; colours: the pieces' colour
+    arrangements, :func:`colourings_lower_bound`) — a goal a few moves away
+    is then left to the chain too — and ValueError when no word reaches the
+    goal (the position is unreachable).
     """
     puzzle = problem.puzzle
     all_moves = gens is None
