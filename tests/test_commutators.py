@@ -178,3 +178,43 @@ def test_the_library_is_the_same_in_every_process(tmp_path):
                               capture_output=True, text=True, check=True)
         digests.add(done.stdout.strip())
     assert len(digests) == 1
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(2, 7), st.data())
+def test_a_batch_keeps_the_first_of_each_distinct_commutator(m, data):
+    """The pool's batch filter drops exact repeats only (hash clashes are checked), keeping first occurrences in
+    order: what offering every row one by one would have kept."""
+    perms = data.draw(st.lists(st.permutations(list(range(m))), min_size=1, max_size=30))
+    pool = data.draw(st.lists(st.sampled_from(perms), min_size=1, max_size=60))
+    comm = np.array(pool, dtype=np.int64)
+    moved = comm != np.arange(m)
+    keep = moved.any(axis=1)  # the pool is offered moving rows only
+    if not keep.any():
+        return
+    comm, moved = comm[keep], moved[keep]
+    seen, expected = set(), []
+    for k, row in enumerate(comm.tolist()):
+        if tuple(row) not in seen:
+            seen.add(tuple(row))
+            expected.append(k)
+    assert commutators._first_of_each(moved, comm).tolist() == expected
+
+
+def test_the_batch_filter_keeps_rows_whose_hashes_clash(monkeypatch):
+    """Two different commutators given one hash (a forced clash: the two 3-cycles of cells 0, 1, 2) are both
+    kept."""
+    comm = np.array([[1, 2, 0, 3], [2, 0, 1, 3], [1, 2, 0, 3]])
+    moved = comm != np.arange(4)
+    real = np.random.default_rng
+
+    class Zero:
+        def __init__(self, seed):
+            pass
+
+        def integers(self, low, high, size, dtype):
+            return np.zeros(size, dtype=dtype)  # | 1 makes every weight 1: a row's key is the sum of its cells
+
+    monkeypatch.setattr(commutators.np.random, "default_rng", Zero)
+    assert commutators._first_of_each(moved, comm).tolist() == [0, 1]
+    monkeypatch.setattr(commutators.np.random, "default_rng", real)

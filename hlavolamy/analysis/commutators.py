@@ -271,6 +271,31 @@ def _sparse(word: Word | _Small) -> tuple[np.ndarray, np.ndarray]:
     return support, word.perm[support]
 
 
+def _first_of_each(moved: np.ndarray, comm: np.ndarray) -> np.ndarray:
+    """Indices of the first row of each distinct permutation among ``comm``'s rows (``moved``: their moved
+    columns), in order.
+
+    A batch's commutators repeat themselves (the 5x5x5: 130,000 of the 239,000 offered to the pool), and the
+    pool keeps the first of equal length anyway, so the repeats are dropped here, in numpy, not one by one in
+    Python. Rows are compared by their moved columns and images, padded to the most moved.
+    """
+    sizes = moved.sum(axis=1)
+    width = int(sizes.max())
+    rows, at = np.nonzero(moved)
+    slot = np.arange(rows.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    sparse = np.full((moved.shape[0], 2 * width), -1, dtype=np.int64)
+    sparse[rows, slot] = at
+    sparse[rows, width + slot] = comm[rows, at]
+    mix = np.random.default_rng(0).integers(1, 2**63, size=2 * width, dtype=np.uint64) | np.uint64(1)
+    keys = (sparse.astype(np.uint64) * mix).sum(axis=1)  # wraps around: a hash, checked exactly below
+    order = np.argsort(keys, kind="stable")
+    starts = np.concatenate([[True], keys[order][1:] != keys[order][:-1]])
+    first = order[np.flatnonzero(starts)][np.cumsum(starts) - 1]  # per sorted row: the first row of its hash
+    keep = np.zeros(moved.shape[0], dtype=bool)
+    keep[order] = (first == order) | np.any(sparse[order] != sparse[first], axis=1)  # a clash is kept, not lost
+    return np.flatnonzero(keep)
+
+
 class _Pool:
     """Small-support elements seen so far: the shortest word per permutation, stored sparse."""
 
@@ -400,6 +425,7 @@ class _Pool:
             self.work.spend(_OFFER_UNITS * offered.size)
             if not offered.size:
                 continue
+            offered = offered[_first_of_each(moved[offered], comm[offered])]
             # every offered commutator's moved cells at once, row after row (Python per element is the cost here)
             rows, at = np.nonzero(moved[offered])
             supports = local.cols[at].astype(np.int32)
