@@ -259,3 +259,40 @@ def test_the_3x3x3_continued_search_is_short(rubik3):
         assert rubik3.length(turns) <= rubik3.length(first)
         lengths.append(rubik3.length(turns))
     assert np.mean(lengths) <= 26  # 24.8 over 30 positions at the default budget (hlavolamy bench phases); first ~31
+
+
+class _Table:
+    """A stand-in pattern for the table builders: a step table over ``size`` states, state 0 the goal."""
+
+    def __init__(self, table: np.ndarray):
+        self.table = table
+        self.size = table.shape[0]
+        self.off = np.r_[0, np.ones(self.size - 1, dtype=np.int16)]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 12), st.integers(2, 12), st.integers(1, 3), st.integers(1, 7), st.data())
+def test_the_joined_table_is_the_same_whatever_its_chunks(na, nb, steps, chunk, data):
+    """The product's breadth-first search looks at the cancel token between chunks of a level; the distances do
+    not depend on the chunking."""
+    perm = st.permutations(list(range(na)))
+    a = _Table(np.array([data.draw(perm) for _ in range(steps)]).T)
+    b = _Table(np.array([data.draw(st.permutations(list(range(nb)))) for _ in range(steps)]).T)
+    whole = twophase.joined_distances(a, b)
+    import unittest.mock as mock
+
+    with mock.patch.object(twophase, "TABLE_CHUNK", chunk):
+        assert np.array_equal(twophase.joined_distances(a, b, CancelToken()), whole)
+
+
+def test_a_cancel_stops_the_continued_search_tables_between_chunks():
+    """The 3x3x3's joined tables took 1-2 s at one go, past a 10 s limit: a fired token stops them."""
+    from hlavolamy.errors import Cancelled
+
+    table = _Table(np.array([[1, 2, 0], [2, 0, 1], [0, 1, 2]]))
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        twophase.joined_distances(table, table, token)
+    with pytest.raises(Cancelled):
+        twophase.near_distances(twophase.Guide(table, np.zeros(3, dtype=np.uint8)), cancel=token)

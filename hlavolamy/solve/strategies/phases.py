@@ -293,11 +293,11 @@ def solve_phases(problem: Problem, *, cancel: CancelToken | None = None,
 def _setup(puzzle: Puzzle, tables: _Tables, cancel: CancelToken | None = None) -> twophase.TwoPhase:
     """The continued search's steps and guides (cached per moves; the extra tables also on disk)."""
     def extra() -> tuple[list[tuple[int, Pattern, np.ndarray]], list[np.ndarray], np.ndarray]:
-        joined = [(k, view, twophase.joined_distances(tables.first[k], view))
+        joined = [(k, view, twophase.joined_distances(tables.first[k], view, cancel))
                   for k, view in _coarse_views(puzzle, tables, cancel or CancelToken())]
         weighted = [twophase.weighted_distances(p.table, p.off == 0, _inner_costs(puzzle, tables))
                     for p in tables.second]
-        return joined, weighted, twophase.near_distances(_first_guides(tables, joined)[0])
+        return joined, weighted, twophase.near_distances(_first_guides(tables, joined)[0], cancel=cancel)
 
     def build() -> twophase.TwoPhase:
         joined, weighted, near = on_disk(puzzle, "solve.phases.continued", extra, allowed=(Pattern, pdb.Form),

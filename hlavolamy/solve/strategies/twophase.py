@@ -107,13 +107,20 @@ class Joined:
         return self.a.after(ranks // size, steps) * size + self.b.after(ranks % size, steps)
 
 
-def near_distances(guide: Guide | Joined, steps: int | None = None) -> np.ndarray:
+TABLE_CHUNK = 1 << 20
+"""States handled between two looks at the cancel token while the continued search's tables are built (the
+3x3x3's took 1-2 s at one go, past a 10 s limit)."""
+
+
+def near_distances(guide: Guide | Joined, steps: int | None = None, cancel: CancelToken | None = None) -> np.ndarray:
     """``near[rank, step]``: the guide's distance after each step (one byte each): the first guide's test of a
     child then reads one byte instead of a rank and a distance."""
     n = guide.dist.size
     steps = steps or (guide.a.pattern.table.shape[1] if isinstance(guide, Joined) else guide.pattern.table.shape[1])
     near = np.empty((n, steps), dtype=np.uint8)
     for lo in range(0, n, 200_000):
+        if cancel is not None:
+            cancel.check()
         ranks = np.arange(lo, min(n, lo + 200_000))
         near[lo:lo + ranks.size] = guide.dist[guide.after(np.repeat(ranks, steps), np.tile(np.arange(steps),
                                                                                          ranks.size))].reshape(-1, steps)
@@ -121,8 +128,9 @@ def near_distances(guide: Guide | Joined, steps: int | None = None) -> np.ndarra
     return near
 
 
-def joined_distances(a: Pattern, b: Pattern) -> np.ndarray:
-    """Fewest steps from every (a, b) state to both goals, breadth first over the product of the two tables."""
+def joined_distances(a: Pattern, b: Pattern, cancel: CancelToken | None = None) -> np.ndarray:
+    """Fewest steps from every (a, b) state to both goals, breadth first over the product of the two tables
+    (a level's frontier :data:`TABLE_CHUNK` states at a time, the same distances)."""
     size = b.size
     dist = np.full(a.size * size, 255, dtype=np.uint8)
     frontier = (np.flatnonzero(a.off == 0)[:, None] * size + np.flatnonzero(b.off == 0)[None, :]).ravel()
@@ -130,10 +138,16 @@ def joined_distances(a: Pattern, b: Pattern) -> np.ndarray:
     level = 0
     while frontier.size and level < 254:
         level += 1
-        children = (a.table[frontier // size] * size + b.table[frontier % size]).ravel()
-        children = children[dist[children] == 255]
-        dist[children] = level
-        frontier = np.flatnonzero(dist == level) if children.size else children
+        new = 0
+        for lo in range(0, frontier.size, TABLE_CHUNK):
+            if cancel is not None:
+                cancel.check()
+            part = frontier[lo:lo + TABLE_CHUNK]
+            children = (a.table[part // size] * size + b.table[part % size]).ravel()
+            children = children[dist[children] == 255]
+            dist[children] = level
+            new += children.size
+        frontier = np.flatnonzero(dist == level) if new else frontier[:0]
     dist.flags.writeable = False
     return dist
 
