@@ -62,11 +62,12 @@ def replays(puzzle: Puzzle, job: Job, turns: Sequence[Turn]) -> bool:
 def solve_task(task: Task, report: Callable[[Result], None] | None = None) -> list[Result]:
     """Solve the task's jobs in order; each result goes to ``report`` as soon as it is known.
 
-    The task's jobs share one :class:`~hlavolamy.solve.registry.RaceRecords` (``auto`` learns which costly
-    races pay on the puzzle), made for the task alone: records kept by the worker made a case's answer
+    The task's jobs share one :class:`~hlavolamy.solve.registry.RaceRecords` (``auto`` learns whether its
+    beam race pays on the puzzle), made for the task alone: records kept by the worker made a case's answer
     depend on which cases that worker happened to solve before (Santa cube_4/4/4: 7,552 moves in one
-    whole-set run, 7,851 in another of the same code), so ``--jobs 1``, ``--jobs 2`` and a cluster differed.
-    The tasks are the same whatever the engine, so now are the answers.
+    whole-set run, 7,851 in a later one, from two commits that answer cases 150-159 alone the same), so
+    ``--jobs 1``, ``--jobs 2`` and a cluster could differ. The tasks are the same whatever the engine, so
+    now are the answers.
     """
     from hlavolamy.core.diskcache import version_tag
     from hlavolamy.solve.registry import RaceRecords

@@ -50,7 +50,8 @@ core)..."""
 BEAM_STRETCH = 5
 """...times the answer's moves per moved cell over this, at most :data:`BEAM_MAX_STRETCH` times: the longer the
 answer it must beat, the more levels the beam walks before the hand-over (Santa wreath_100: 4,020 moves with
-the plain budget, 1,787 with four times it, 12.6 s more CPU; wreath_33, globe_3/33 stay at the plain budget)..."""
+the plain budget, 1,787 with four times it, about 20 s more CPU; wreath_33, globe_3/33 stay at the plain
+budget)..."""
 BEAM_MAX_STRETCH = 4
 BEAM_TRIALS = 2
 """...once it has had this many races on the set of moves, only while it won at least half of them..."""

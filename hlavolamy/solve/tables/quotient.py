@@ -15,12 +15,11 @@ moves that leave frozen cells alone.
 from __future__ import annotations
 
 import math
-
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from hlavolamy.analysis.blocks import pieces
+from hlavolamy.analysis.blocks import PieceOrbit, pieces
 from hlavolamy.analysis.independent import generators
 from hlavolamy.analysis.invariants import CELL_PARITY, invariants, vectors
 from hlavolamy.core.progress import CancelToken
@@ -306,18 +305,24 @@ def pieces_lower_bound(puzzle: Puzzle, frozen: np.ndarray) -> int:
     12 midges). The bound is what :func:`quotient_too_big` needs first: the
     two quotients' Schreier–Sims cost a gigaminx's first answer 4.5 s of CPU.
     """
+    best = 1
+    for po, alt_sym in _piece_orbits_inside(puzzle, frozen):
+        best = max(best, alt_sym or po.n_pieces)
+        if best > MAX_NODES:
+            break
+    return best
+
+
+def _piece_orbits_inside(puzzle: Puzzle, frozen: np.ndarray) -> Iterator[tuple[PieceOrbit, int | None]]:
+    """The piece orbits inside ``frozen``, each with the order Jordan's theorem gives its pieces' group (None:
+    not shown alternating or symmetric; :func:`~hlavolamy.analysis.membership.pieces_alt_sym_order`)."""
     from hlavolamy.analysis.membership import pieces_alt_sym_order
 
     inside = np.zeros(puzzle.n_cells, dtype=bool)
     inside[frozen] = True
-    best = 1
     for po in pieces(puzzle).piece_orbits:
-        if not inside[po.cells[0, 0]]:
-            continue
-        best = max(best, pieces_alt_sym_order(po) or po.n_pieces)
-        if best > MAX_NODES:
-            break
-    return best
+        if inside[po.cells[0, 0]]:
+            yield po, pieces_alt_sym_order(po)
 
 
 def colourings_lower_bound(puzzle: Puzzle, frozen: np.ndarray, goal: np.ndarray) -> int:
@@ -331,14 +336,10 @@ def colourings_lower_bound(puzzle: Puzzle, frozen: np.ndarray, goal: np.ndarray)
     gigaminx by colours spent 4 s of its first answer in searches bound to
     give up (20 corners of distinct colours).
     """
-    from hlavolamy.analysis.membership import pieces_alt_sym_order
-
-    inside = np.zeros(puzzle.n_cells, dtype=bool)
-    inside[frozen] = True
     labels = np.asarray(goal)
     best = 1
-    for po in pieces(puzzle).piece_orbits:
-        if not inside[po.cells[0, 0]] or not pieces_alt_sym_order(po):
+    for po, alt_sym in _piece_orbits_inside(puzzle, frozen):
+        if not alt_sym:
             continue
         kinds = np.sort(labels[po.cells], axis=1)  # a piece's colours, whatever its turn
         _, counts = np.unique(kinds, axis=0, return_counts=True)
