@@ -109,6 +109,15 @@ def test_independent_moves_fix_everything_else(rubik3):
         assert len(set(group_of[moved].tolist())) == 1
 
 
+def test_independent_moves_over_max_turns_are_left_out_and_the_rest_kept_as_they_were(rubik3):
+    """A power ``w**k`` may list tens of thousands of turns (a radio chop's did: most of its 2.4 s was listing them);
+    with ``max_turns`` they are priced, never listed, and the result is the unlimited one without them."""
+    every = independent_moves(rubik3)
+    capped = independent_moves(rubik3, max_turns=12)
+    assert any(len(m.turns) > 12 for m in every)
+    assert capped == [m for m in every if len(m.turns) <= 12]
+
+
 def test_short_words_are_distinct_and_shortest_first():
     puzzle = Puzzle(list("ABCD"), {"r": [1, 2, 3, 0]})
     words = short_words(puzzle, 4)

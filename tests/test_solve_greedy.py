@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import scrambled
@@ -17,12 +19,12 @@ def test_when_the_usual_aim_and_the_rescue_fail_the_wide_aim_is_tried_before_giv
     group meets such a dead end (forced once); the wide aim (16 wrong cells, 48 macros) carries on, and the
     group is solved."""
     plan = decompose.plan(rubik3)
-    usual_gains, usual_aim, usual_rescue = greedy._gains, greedy._targeted, greedy._rescue
+    usual_gains, usual_aim, usual_rescue = greedy.Gains.at, greedy._targeted, greedy._rescue
     calls: list[int | None] = []
     dead_end = [True]
 
-    def gains(*args):
-        out = usual_gains(*args)
+    def gains(self, labels):
+        out = usual_gains(self, labels)
         return np.zeros_like(out) if dead_end[0] else out
 
     def targeted(*args, macros=None, **kwargs):
@@ -35,7 +37,7 @@ def test_when_the_usual_aim_and_the_rescue_fail_the_wide_aim_is_tried_before_giv
     def rescue(*args, **kwargs):
         return None if dead_end[0] else usual_rescue(*args, **kwargs)
 
-    monkeypatch.setattr(greedy, "_gains", gains)
+    monkeypatch.setattr(greedy.Gains, "at", gains)
     monkeypatch.setattr(greedy, "_targeted", targeted)
     monkeypatch.setattr(greedy, "_rescue", rescue)
     table = next(t for t in plan.tables if t is not None)
@@ -72,3 +74,25 @@ def test_groups_over_the_aim_triples_aim_with_three_macros_and_the_quick_macros_
     commutators.solve_quick(Problem.from_input(rubik3, scrambled(rubik3, 10, 1)), Context(CancelToken()))
     assert solvers[0]["group_solver"].keywords == {"aim_triples": commutators.QUICK_AIM_TRIPLES} == {
         "aim_triples": 250_000}
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), colours=st.integers(1, 6), small=st.booleans())
+def test_gains_are_cells_made_right_minus_cells_made_wrong_whichever_way_they_are_scored(rubik3, seed, colours, small):
+    """The pair table (every entry's gain read from one table over the group's pairs of cells) and the entry by
+    entry comparison it replaced give the same gains, on exact labels and on colours, with cells that do not count."""
+    table = next(t for t in decompose.plan(rubik3).tables if t is not None)
+    rng = np.random.default_rng(seed)
+    n = table.cells.size
+    labels = np.append(rng.integers(0, colours, n), -1)
+    goal = np.append(rng.integers(0, colours, n), -1)
+    care = np.append(rng.random(n) < 0.8, True)
+    want, weight = goal[table.positions], care[table.positions]
+    expected = ((labels[table.sources] == want) & weight).sum(1) - ((labels[table.positions] == want) & weight).sum(1)
+
+    class EntryByEntry(greedy.Gains):
+        PAIRS = 1
+
+    gains = (EntryByEntry if small else greedy.Gains)(table, goal, care)
+    assert (gains.pairs is None) == small
+    assert np.array_equal(gains.at(labels), expected)

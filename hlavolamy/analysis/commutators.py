@@ -110,9 +110,8 @@ def small_support_macros(puzzle: Puzzle, *, work: float = LIBRARY_WORK, cancel: 
     pool.add_commutators(small[:60], _conjugates(small[:20], words[:60]), until(0.65), cancel)
     report(progress, 0.65, "commutators of powers")
     pool.add_commutators(_prime_powers(_power_sources(words)), words[:600], until(0.85), cancel)
-    for ind in independent_moves(puzzle, work=pool.work, stop=until(1.0), cancel=cancel):
-        if len(ind.turns) <= _MAX_INDEPENDENT:
-            pool.add(Word(ind.turns, puzzle.perm_of(ind.turns)))
+    for ind in independent_moves(puzzle, work=pool.work, stop=until(1.0), cancel=cancel, max_turns=_MAX_INDEPENDENT):
+        pool.add(Word(ind.turns, puzzle.perm_of(ind.turns)))
     result = pool.kept()
     have = {(m.kind, int(group_of[m.cells[0]])) for m in result}
     for g, po in enumerate(structure.piece_orbits):

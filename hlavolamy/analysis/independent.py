@@ -16,8 +16,8 @@ keeps only corners or only edges moving. They are seeds for
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import accumulate
 from dataclasses import dataclass
+from itertools import accumulate
 from math import lcm
 
 import numpy as np
@@ -148,13 +148,18 @@ def _powers_fixing_outside(word: Word, group_of: np.ndarray) -> Iterator[tuple[i
 
 
 def independent_moves(puzzle: Puzzle, *, max_length: int = 4, max_words: int = 5000, work: Work | None = None,
-                      stop: float | None = None, cancel: CancelToken | None = None) -> list[IndependentMove]:
+                      stop: float | None = None, cancel: CancelToken | None = None,
+                      max_turns: int | None = None) -> list[IndependentMove]:
     """Powers of short words that act on one orbit (or lockstep orbits) only; shortest first.
 
     Keeps the shortest word for each set of moved cells. Words that already
     act on one group are left out: powering does not make them independent.
     Stops once ``work`` has spent ``stop`` units (default: a fresh budget of
-    :data:`INDEPENDENT_WORK`), whatever the load.
+    :data:`INDEPENDENT_WORK`), whatever the load. With ``max_turns``, the
+    moves whose word lists more turns are left out of the result (the same
+    list as without it, less those): they are priced but never listed, as
+    a power ``w**k`` may have tens of thousands of turns (the radio chop's:
+    most of its 2.4 s went into listing them).
     """
     if work is None:
         work, stop = Work(INDEPENDENT_WORK), INDEPENDENT_WORK
@@ -167,19 +172,29 @@ def independent_moves(puzzle: Puzzle, *, max_length: int = 4, max_words: int = 5
     def length(turns: list[Turn]) -> int:
         return sum(min(t.power % orders[t.move], -t.power % orders[t.move]) for t in turns)
 
-    best: dict[tuple[int, ...], tuple[int, IndependentMove]] = {}
+    best: dict[tuple[int, ...], tuple[int, Word, int]] = {}
     for word in words:
+        priced = 0
         for k, cells in _powers_fixing_outside(word, group_of):
             key = tuple(cells.tolist())
             if len(word.turns) == 1:
-                turns = [Turn(t.move, t.power * k) for t in word.turns]
-                cost = length(turns)
+                cost = length([Turn(t.move, t.power * k) for t in word.turns])
             else:
-                turns, cost = word.turns * k, k * length(word.turns)  # long: priced without listing it
+                priced = priced or length(word.turns)
+                cost = k * priced  # long: priced without listing it
             old = best.get(key)
             if old is None or old[0] > cost:
-                best[key] = (cost, IndependentMove(turns, key, groups[int(group_of[key[0]])]))
+                best[key] = (cost, word, k)
         work.spend(per_word)
         if work.over(stop):
             break
-    return [m for _, m in sorted(best.values(), key=lambda cm: (cm[0], cm[1].cells))]
+    out = []
+    for key, (cost, word, k) in sorted(best.items(), key=lambda kv: (kv[1][0], kv[0])):
+        if len(word.turns) == 1:
+            turns = [Turn(t.move, t.power * k) for t in word.turns]
+        elif max_turns is None or len(word.turns) * k <= max_turns:
+            turns = word.turns * k
+        else:
+            continue
+        out.append(IndependentMove(turns, key, groups[int(group_of[key[0]])]))
+    return out
