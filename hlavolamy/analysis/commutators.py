@@ -26,8 +26,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from hlavolamy.analysis.blocks import PieceOrbit, PieceStructure, pieces
-from hlavolamy.analysis.independent import Word, cell_groups, independent_moves, short_words
-from hlavolamy.analysis.memo import AnalysisCache, analysis_cache, from_disk, moves_key, to_disk
+from hlavolamy.analysis.independent import (
+    Word,
+    cell_groups,
+    independent_moves,
+    short_words,
+)
+from hlavolamy.analysis.memo import (
+    AnalysisCache,
+    analysis_cache,
+    from_disk,
+    moves_key,
+    to_disk,
+)
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, Work, report
 from hlavolamy.core.puzzle import Puzzle
@@ -236,23 +247,29 @@ def _prime_factors(n: int) -> set[int]:
     return out
 
 
-@dataclass(frozen=True)
 class _Small:
     """A pool entry: a word whose permutation is kept sparse (moved cells and their sources).
 
     A big cube's pool holds hundreds of thousands of small-support elements;
-    full permutations of 6,534 cells each would take gigabytes.
+    full permutations of 6,534 cells each would take gigabytes. Its turns are
+    spelt only when asked for: most entries are never kept (a 5x5x5's pool
+    holds 82,000, its library 312), and spelling each one as it came cost a
+    tenth of the library.
     """
 
-    turns: list[Turn]
-    support: np.ndarray
-    images: np.ndarray
-    n: int
-    groups: tuple[int, ...]
+    __slots__ = ("_make", "_turns", "groups", "images", "length", "n", "support")
+
+    def __init__(self, make: Callable[[], list[Turn]], length: int, support: np.ndarray, images: np.ndarray, n: int,
+                 groups: tuple[int, ...]):
+        self._make: Callable[[], list[Turn]] | None = make
+        self._turns: list[Turn] | None = None
+        self.length, self.support, self.images, self.n, self.groups = length, support, images, n, groups
 
     @property
-    def length(self) -> int:
-        return len(self.turns)
+    def turns(self) -> list[Turn]:
+        if self._turns is None:
+            self._turns, self._make = self._make(), None
+        return self._turns
 
     @property
     def perm(self) -> np.ndarray:
@@ -307,6 +324,14 @@ class _Pool:
         self.max_piece = max((po.piece_size for po in structure.piece_orbits), default=1)
         self.max_support = min(max(8, 4 * self.max_piece), max(3, puzzle.n_cells // 2))
         self.best: dict[bytes, _Small] = {}
+        self.slots: dict[bytes, int] = {}
+        """Each key's place in the order the keys first came (where :attr:`best` iterates it)..."""
+        self.lengths: list[int] = []
+        """...each place's word length..."""
+        self.classes: list[int] = []
+        """...and :meth:`kept`'s class of it (groups, kind, support size), numbered in :attr:`class_ids` (-1: not
+        named yet; a key's class never changes, as its permutation does not)."""
+        self.class_ids: dict[tuple[tuple[int, ...], str, int], int] = {}
         self.by_group: dict[int, dict[bytes, None]] = {}
         """Keys of the elements moving one group only, per group, in the order they came (a dict, not a set: a
         set of bytes iterates in an order that changes with ``PYTHONHASHSEED``, and ties in length were then
@@ -323,28 +348,34 @@ class _Pool:
         support, images = _sparse(word)
         if not 0 < support.size <= self.max_support:
             return False
-        return self._offer(support, images, word.length, lambda: list(word.turns)) is not None
+        turns = list(word.turns)
+        return self._offer(support.astype(np.int32), images.astype(np.int32), len(turns), lambda: turns) is not None
 
     def _offer(self, support: np.ndarray, images: np.ndarray, length: int,
                turns: Callable[[], list[Turn]], groups: tuple[int, ...] | None = None) -> _Small | None:
         """Store the element if it is new or shorter than the stored word; the entry if it is new.
 
-        ``turns`` makes the word only when it is kept (most candidates are not); ``groups``, when the caller
+        ``support`` and ``images`` are int32 and not written to afterwards (they are kept, not copied);
+        ``turns`` spells the word only when it is asked for (most entries never are); ``groups``, when the caller
         already knows them, saves classifying the cells again.
         """
-        support, images = support.astype(np.int32, copy=False), images.astype(np.int32, copy=False)
         key = support.tobytes() + images.tobytes()
         old = self.best.get(key)
         if old is not None and old.length <= length:
             return None
         if old is not None:
-            groups = old.groups
-        elif groups is None:
+            self.best[key] = _Small(turns, length, support, images, self.puzzle.n_cells, old.groups)
+            self.lengths[self.slots[key]] = length
+            return None
+        if groups is None:
             groups = _groups(self.group_of[support])
-        entry = self.best[key] = _Small(turns(), support.copy(), images.copy(), self.puzzle.n_cells, groups)
+        entry = self.best[key] = _Small(turns, length, support, images, self.puzzle.n_cells, groups)
+        self.slots[key] = len(self.lengths)
+        self.lengths.append(length)
+        self.classes.append(-1)
         if len(groups) == 1:
             self.by_group.setdefault(groups[0], {})[key] = None
-        return entry if old is None else None
+        return entry
 
     def of_group(self, g: int) -> list[_Small]:
         """Elements moving group ``g`` only, shortest first."""
@@ -408,7 +439,6 @@ class _Pool:
         m = local.cols.size
         batch = max(1, _BATCH_CELLS // max(m, 1))
         lengths = 2 * (np.array([w.length for w in left])[ia] + np.array([w.length for w in right])[ib])
-        undo_left, undo_right = _Inverses(left), _Inverses(right)
         found = []
         for start in range(0, ia.size, batch):
             if self.work.over(stop):
@@ -434,10 +464,11 @@ class _Pool:
             groups_of_cells = self.group_of[supports]
             low = np.minimum.reduceat(groups_of_cells, starts).tolist()
             one_group = (low == np.maximum.reduceat(groups_of_cells, starts)).tolist()
-            for k, s, e, g, one in zip(offered.tolist(), starts.tolist(), ends.tolist(), low, one_group):
-                i, j = int(sa[k]), int(sb[k])
-                entry = self._offer(supports[s:e], images[s:e], int(lengths[start + k]),
-                                    lambda i=i, j=j: left[i].turns + right[j].turns + undo_left[i] + undo_right[j],
+            pair_lengths = lengths[start + offered].tolist()
+            for k, s, e, g, one, length in zip(offered.tolist(), starts.tolist(), ends.tolist(), low, one_group,
+                                               pair_lengths):
+                a, b = left[sa[k]], right[sb[k]]
+                entry = self._offer(supports[s:e], images[s:e], length, lambda a=a, b=b: _commutator_turns(a, b),
                                     (g,) if one else None)
                 if entry is not None:
                     found.append(entry)
@@ -481,16 +512,31 @@ class _Pool:
         return added
 
     def kept(self) -> list[Macro]:
-        """Classified macros: per (groups, kind, support size) the shortest few, shortest first overall."""
+        """Classified macros: per (groups, kind, support size) the :data:`_KEEP_PER_KIND` shortest (the first
+        come among equals), shortest first overall.
+
+        Chosen in numpy over every entry's length and class: sorting the whole pool in Python at each of the
+        three calls was a fifth of a 5x5x5's library.
+        """
         self._name_kinds()
-        count: dict[tuple[tuple[int, ...], str, int], int] = {}
+        keys = list(self.best)
+        for slot in range(self.classes.index(-1) if -1 in self.classes else len(keys), len(keys)):
+            w = self.best[keys[slot]]
+            kind = self.kinds[keys[slot]] if len(w.groups) == 1 else "other"
+            self.classes[slot] = self.class_ids.setdefault((w.groups, kind, int(w.support.size)), len(self.class_ids))
+        by_length = np.argsort(np.array(self.lengths, dtype=np.int64), kind="stable")
+        classes = np.array(self.classes, dtype=np.int64)[by_length]
+        by_class = np.argsort(classes, kind="stable")  # within a class still by length, then by arrival
+        runs = np.flatnonzero(np.diff(classes[by_class], prepend=-1))
+        rank = np.arange(by_class.size) - np.repeat(runs, np.diff(np.append(runs, by_class.size)))
+        keep = np.zeros(by_length.size, dtype=bool)
+        keep[by_class[rank < _KEEP_PER_KIND]] = True
+        kinds = {number: kind for (_, kind, _), number in self.class_ids.items()}
         out = []
-        for key, w in sorted(self.best.items(), key=lambda kw: kw[1].length):
-            kind = self.kinds[key] if len(w.groups) == 1 else "other"
-            k = (w.groups, kind, w.support.size)
-            if count.get(k, 0) < _KEEP_PER_KIND:
-                count[k] = count.get(k, 0) + 1
-                out.append(Macro(w.turns, tuple(w.support.tolist()), kind, int(self.orbit_of[w.support].min())))
+        for slot in by_length[keep].tolist():
+            w = self.best[keys[slot]]
+            out.append(Macro(w.turns, tuple(w.support.tolist()), kinds[self.classes[slot]],
+                             int(self.orbit_of[w.support].min())))
         return out
 
     def _name_kinds(self) -> None:
@@ -535,23 +581,14 @@ class _Local:
         return (perms != np.arange(self.cols.size)).astype(np.float32)
 
 
-class _Inverses:
-    """The inverse turns of each word of a list, made once per word when first asked (a word pairs with many)."""
-
-    def __init__(self, words: Sequence[Word | _Small]):
-        self.words = words
-        self.made: dict[int, list[Turn]] = {}
-
-    def __getitem__(self, i: int) -> list[Turn]:
-        undo = self.made.get(i)
-        if undo is None:
-            undo = self.made[i] = invert(self.words[i].turns)
-        return undo
-
-
 def _commutator_word(a: Word, b: Word, perm: np.ndarray) -> Word:
     perm.flags.writeable = False
-    return Word(a.turns + b.turns + invert(a.turns) + invert(b.turns), perm)
+    return Word(_commutator_turns(a, b), perm)
+
+
+def _commutator_turns(a: Word | _Small, b: Word | _Small) -> list[Turn]:
+    """The turns of ``[a, b] = a b a' b'``."""
+    return a.turns + b.turns + invert(a.turns) + invert(b.turns)
 
 
 def _commutators(a: np.ndarray, b: np.ndarray, a_inv: np.ndarray | None = None,

@@ -222,7 +222,7 @@ class Gains:
         size = goal.size  # the group's cells and the padding slot
         self.pairs = None
         if size * size <= self.PAIRS:
-            self.pairs = table.sources.astype(np.int32) * np.int32(size) + table.positions
+            self.pairs = table.sources.astype(np.intp) * size + table.positions  # intp: take() converts others
 
     def at(self, labels: np.ndarray) -> np.ndarray:
         """The gains at ``labels`` (the group's labels and -1 in the padding slot)."""

@@ -33,15 +33,18 @@ class TripleSearch:
         start = self.code(*triple)
         self.step[start] = len(gens)
         frontier = np.array([start], dtype=np.int64)
-        perms = perms.astype(np.int64)
+        perms = perms.astype(np.int64)  # intp: take() converts other index types at every call
+        high, middle = perms * (n * n), perms * n  # a step's image of x, y as their parts of a triple's code
         while frontier.size:
             x, y, z = frontier // (n * n), (frontier // n) % n, frontier % n
             found = []
-            for g, p in enumerate(perms):
+            for g in range(len(perms)):
                 # a step is a bijection of triples and the frontier holds each triple once, so the children of
                 # one step are distinct: no sort needed (the steps before it this level already took theirs)
-                child = (p[x] * n + p[y]) * n + p[z]
-                new = self.step[child] < 0
+                child = np.take(high[g], x)
+                child += np.take(middle[g], y)
+                child += np.take(perms[g], z)
+                new = np.take(self.step, child) < 0
                 child = child[new]
                 self.step[child] = g
                 self.parent[child] = frontier[new]
