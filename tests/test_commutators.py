@@ -15,10 +15,13 @@ from hlavolamy.analysis import commutators
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.commutators import LIBRARY_KINDS, three_cycle_library
 from hlavolamy.analysis.independent import cell_groups, independent_moves, short_words
+from hlavolamy.analysis.memo import analysis_cache
 from hlavolamy.core import perm as P
 from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import invert
+from hlavolamy.errors import Cancelled
 from tests.conftest import PUZZLES
 
 
@@ -227,3 +230,56 @@ def test_the_batch_filter_keeps_rows_whose_hashes_clash(monkeypatch):
     monkeypatch.setattr(commutators.np.random, "default_rng", Zero)
     assert commutators._first_of_each(moved, comm).tolist() == [0, 1]
     monkeypatch.setattr(commutators.np.random, "default_rng", real)
+
+
+def fresh_rubik3(monkeypatch: pytest.MonkeyPatch) -> Puzzle:
+    """The 3x3x3 as a new process without a disk cache sees it: no library anywhere."""
+    monkeypatch.setenv("HLAVOLAMY_CACHE_DIR", "off")
+    monkeypatch.setattr(commutators, "_BY_MOVES", {})
+    return load_puzzle(PUZZLES / "rubik3.json").puzzle
+
+
+def test_a_quick_library_then_the_complete_one_is_the_library_a_search_at_one_go_finds(monkeypatch):
+    """The first answer takes a quick library from the first stages; the race then needs the complete one, which
+    goes on from the same pool (the quick library's local searches and twists were made on a copy)."""
+    at_once = commutators.small_support_macros(fresh_rubik3(monkeypatch), complete=True)
+    puzzle = fresh_rubik3(monkeypatch)
+    quick = commutators.quick_library(puzzle, frozen_cells=0)
+    assert quick and analysis_cache(puzzle).library_search is not None
+    for m in quick:
+        if m.kind in LIBRARY_KINDS:
+            check_macro(puzzle, m)
+    assert commutators.small_support_macros(puzzle, complete=True) == at_once
+    assert analysis_cache(puzzle).library_search is None
+    assert commutators.quick_library(puzzle, frozen_cells=0) == at_once  # the complete library, once at hand
+
+
+@pytest.mark.parametrize("frozen_cells, stages, searched", [(10**6, 1, []), (0, 5, [0])])
+def test_the_quick_library_goes_on_only_while_the_groups_without_3_cycles_hold_too_many_cells(
+        monkeypatch, frozen_cells, stages, searched):
+    """More global stages, then local searches (biggest group first, each once), only while the groups left
+    without 3-cycles hold more than ``frozen_cells`` cells: phase 0 solves fewer cheaply without macros.
+    Here group 0 is made to lack 3-cycles whatever is found."""
+    puzzle = fresh_rubik3(monkeypatch)
+    monkeypatch.setattr(commutators.LibrarySearch, "_lacking", lambda self, kept: [0])
+    local: list[int] = []
+    usual_local = commutators._Pool.add_local
+    monkeypatch.setattr(commutators._Pool, "add_local",
+                        lambda pool, g, *args: local.append(g) or usual_local(pool, g, *args))
+    commutators.quick_library(puzzle, frozen_cells=frozen_cells)
+    search = analysis_cache(puzzle).library_search
+    assert (search.done, local) == (stages, searched)
+    entries = len(search.pool.best)
+    commutators.quick_library(puzzle, frozen_cells=frozen_cells)
+    assert len(search.pool.best) == entries  # the local searches went to a copy
+
+
+def test_a_cancelled_stage_leaves_the_search_to_be_started_afresh(monkeypatch):
+    puzzle = fresh_rubik3(monkeypatch)
+    cancel = CancelToken()
+    cancel.cancel()
+    with pytest.raises(Cancelled):
+        commutators.quick_library(puzzle, frozen_cells=0, cancel=cancel)
+    assert analysis_cache(puzzle).library_search.broken
+    assert commutators.small_support_macros(puzzle, complete=True) == commutators.small_support_macros(
+        fresh_rubik3(monkeypatch), complete=True)

@@ -74,6 +74,28 @@ def test_groups_over_the_aim_triples_aim_with_three_macros_and_the_quick_macros_
     commutators.solve_quick(Problem.from_input(rubik3, scrambled(rubik3, 10, 1)), Context(CancelToken()))
     assert solvers[0]["group_solver"].keywords == {"aim_triples": commutators.QUICK_AIM_TRIPLES} == {
         "aim_triples": 250_000}
+    assert solvers[0]["planner"] is decompose.quick_plan
+
+
+def test_a_first_answer_plans_with_the_quick_library_until_the_full_plan_is_made(monkeypatch):
+    """The quick plan is kept in the process only, and gives way to the full plan once that exists."""
+    from hlavolamy.analysis import commutators
+    from hlavolamy.core.fileformat import load_puzzle
+    from hlavolamy.solve.caches import solve_cache
+    from tests.conftest import PUZZLES
+
+    monkeypatch.setenv("HLAVOLAMY_CACHE_DIR", "off")
+    monkeypatch.setattr(commutators, "_BY_MOVES", {})
+    monkeypatch.setattr(decompose, "_BY_MOVES", {})
+    puzzle = load_puzzle(PUZZLES / "rubik3.json").puzzle
+    quick = decompose.quick_plan(puzzle)
+    assert solve_cache(puzzle).plan is None and solve_cache(puzzle).quick_plan is quick
+    assert decompose.quick_plan(puzzle) is quick
+    problem = Problem.from_input(puzzle, scrambled(puzzle, 30, 2))
+    decompose.solve_decomposed(problem, planner=decompose.quick_plan)
+    assert problem.is_solved()
+    full = decompose.plan(puzzle)
+    assert decompose.quick_plan(puzzle) is full
 
 
 @settings(max_examples=30, deadline=None)

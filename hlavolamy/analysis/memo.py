@@ -26,7 +26,7 @@ from hlavolamy.core.puzzle import Puzzle
 if TYPE_CHECKING:
     from hlavolamy.analysis import Analysis
     from hlavolamy.analysis.blocking import ShapeGraph, Stabiliser
-    from hlavolamy.analysis.commutators import Macro
+    from hlavolamy.analysis.commutators import LibrarySearch, Macro
 
 SHARED_LIMIT = 64
 """Most results kept across puzzles (least recently used dropped first)."""
@@ -61,6 +61,8 @@ class AnalysisCache:
     """The macro library of :mod:`hlavolamy.analysis.commutators` (within its budget)."""
     complete_library: list[Macro] | None = None
     """The same when the search covered every piece orbit (it also answers for :attr:`library`)."""
+    library_search: LibrarySearch | None = None
+    """The library's search while it is under way (a quick library taken, the complete one not yet)."""
 
 
 def analysis_cache(puzzle: Puzzle) -> AnalysisCache:

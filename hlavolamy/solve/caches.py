@@ -34,6 +34,8 @@ class SolveCache:
     """(with the invariant vector, frozen cells) -> :func:`hlavolamy.solve.tables.quotient.quotient_puzzle`."""
     plan: Plan | None = None
     """:func:`hlavolamy.solve.macros.decompose.plan`."""
+    quick_plan: Plan | None = None
+    """:func:`hlavolamy.solve.macros.decompose.quick_plan` (a first answer's, from the quick library)."""
     paired_plan: Plan | None = None
     """:func:`hlavolamy.solve.macros.pairing.paired_plan`."""
     search_feasible: bool | None = None

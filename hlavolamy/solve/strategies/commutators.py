@@ -23,6 +23,7 @@ from hlavolamy.solve.macros.decompose import (
     Plan,
     Stuck,
     plan,
+    quick_plan,
     solve_decomposed,
 )
 from hlavolamy.solve.macros.greedy import solve_group
@@ -89,8 +90,9 @@ to 100): a Santa globe_8/25's four groups of 100 cells cost its first answer 80 
 
 
 def solve_quick(problem: Problem, context: Context) -> None:
-    """The first answer's route: :func:`solve_whole`'s attempts, the first that finishes, with phase 0 sifting
-    through a quick quotient chain.
+    """The first answer's route: :func:`solve_whole`'s attempts, the first that finishes, with the macros of the
+    quick library (:func:`~hlavolamy.solve.macros.decompose.quick_plan`: its first stages, which the full
+    library then goes on from) and phase 0 sifting through a quick quotient chain.
 
     A colour position is tried on its colours first (a big wreath: 4 s of CPU,
     where its exact assignment took 750 s), then, where identical pieces hide
@@ -111,7 +113,7 @@ def solve_quick(problem: Problem, context: Context) -> None:
         try:
             with unproven(not problem.exact):
                 solve_decomposed(attempt, cancel=context.cancel, progress=context.progress, quick=True,
-                                 group_solver=partial(solve_group, aim_triples=QUICK_AIM_TRIPLES))
+                                 group_solver=partial(solve_group, aim_triples=QUICK_AIM_TRIPLES), planner=quick_plan)
         except Stuck as exc:
             failure = failure or exc
             continue
