@@ -370,13 +370,15 @@ class _Small:
     tenth of the library.
     """
 
-    __slots__ = ("_make", "_turns", "groups", "images", "length", "n", "support")
+    __slots__ = ("_make", "_turns", "groups", "images", "length", "n", "slot", "support")
 
     def __init__(self, make: Callable[[], list[Turn]], length: int, support: np.ndarray, images: np.ndarray, n: int,
-                 groups: tuple[int, ...]):
+                 groups: tuple[int, ...], slot: int):
         self._make: Callable[[], list[Turn]] | None = make
         self._turns: list[Turn] | None = None
         self.length, self.support, self.images, self.n, self.groups = length, support, images, n, groups
+        self.slot = slot
+        """Its permutation's place in the order the pool first met each (:attr:`_Pool.lengths`)."""
 
     @property
     def turns(self) -> list[Turn]:
@@ -437,13 +439,12 @@ class _Pool:
         self.max_piece = max((po.piece_size for po in structure.piece_orbits), default=1)
         self.max_support = min(max(8, 4 * self.max_piece), max(3, puzzle.n_cells // 2))
         self.best: dict[bytes, _Small] = {}
-        self.slots: dict[bytes, int] = {}
-        """Each key's place in the order the keys first came (where :attr:`best` iterates it)..."""
         self.lengths: list[int] = []
-        """...each place's word length..."""
+        """Each key's word length, in the order the keys first came (the order :attr:`best` iterates them)..."""
         self.classes: list[int] = []
-        """...and :meth:`kept`'s class of it (groups, kind, support size), numbered in :attr:`class_ids` (-1: not
-        named yet; a key's class never changes, as its permutation does not)."""
+        """...and :meth:`kept`'s class of it (groups, kind, support size), numbered in :attr:`class_ids`: the first
+        :attr:`classified` are named (a key's class never changes, as its permutation does not)."""
+        self.classified = 0
         self.class_ids: dict[tuple[tuple[int, ...], str, int], int] = {}
         self.by_group: dict[int, dict[bytes, None]] = {}
         """Keys of the elements moving one group only, per group, in the order they came (a dict, not a set: a
@@ -463,8 +464,7 @@ class _Pool:
         other.__dict__.update(self.__dict__)
         other.work = Work(self.work.units)
         other.work.spent = self.work.spent
-        other.best, other.slots, other.kinds, other.class_ids = (dict(self.best), dict(self.slots), dict(self.kinds),
-                                                                 dict(self.class_ids))
+        other.best, other.kinds, other.class_ids = dict(self.best), dict(self.kinds), dict(self.class_ids)
         other.lengths, other.classes = list(self.lengths), list(self.classes)
         other.by_group = {g: dict(keys) for g, keys in self.by_group.items()}
         return other
@@ -490,22 +490,18 @@ class _Pool:
         if old is not None and old.length <= length:
             return None
         if old is not None:
-            self.best[key] = _Small(turns, length, support, images, self.puzzle.n_cells, old.groups)
-            self.lengths[self.slots[key]] = length
+            self.best[key] = _Small(turns, length, support, images, self.puzzle.n_cells, old.groups, old.slot)
+            self.lengths[old.slot] = length
             return None
         if groups is None:
             groups = _groups(self.group_of[support])
-        entry = self.best[key] = _Small(turns, length, support, images, self.puzzle.n_cells, groups)
-        self.slots[key] = len(self.lengths)
+        entry = self.best[key] = _Small(turns, length, support, images, self.puzzle.n_cells, groups,
+                                        len(self.lengths))
         self.lengths.append(length)
         self.classes.append(-1)
         if len(groups) == 1:
             self.by_group.setdefault(groups[0], {})[key] = None
         return entry
-
-    def of_group(self, g: int) -> list[_Small]:
-        """Elements moving group ``g`` only, shortest first."""
-        return sorted((self.best[k] for k in self.by_group.get(g, ())), key=lambda w: w.length)
 
     def add_dense(self, words: Sequence[Word | _Small], stop: float, cancel: CancelToken | None) -> list[_Small]:
         """Commutators of every pair of the shortest words, however much they overlap.
@@ -646,10 +642,11 @@ class _Pool:
         """
         self._name_kinds()
         keys = list(self.best)
-        for slot in range(self.classes.index(-1) if -1 in self.classes else len(keys), len(keys)):
+        for slot in range(self.classified, len(keys)):
             w = self.best[keys[slot]]
             kind = self.kinds[keys[slot]] if len(w.groups) == 1 else "other"
             self.classes[slot] = self.class_ids.setdefault((w.groups, kind, int(w.support.size)), len(self.class_ids))
+        self.classified = len(keys)
         by_length = np.argsort(np.array(self.lengths, dtype=np.int64), kind="stable")
         classes = np.array(self.classes, dtype=np.int64)[by_length]
         by_class = np.argsort(classes, kind="stable")  # within a class still by length, then by arrival
