@@ -84,9 +84,10 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
     problem.adopt(min(attempts, key=Problem.answer_length))
 
 
-QUICK_AIM_TRIPLES = 250_000
-"""The quick macros' greedy aims at a dead end with 48 macros only in groups of up to 63 cells (the full strategy: up
-to 100): a Santa globe_8/25's four groups of 100 cells cost its first answer 80 s of set-up searches, 14 s so."""
+QUICK_AIM_TRIPLES = 200_000
+"""The quick macros' greedy aims at a dead end with 48 macros only in groups of up to 58 cells (the full strategy: up
+to 100): a Santa globe_8/25's four groups of 100 cells cost its first answer 80 s of set-up searches, 14 s so; a
+gigaminx's 60-cell groups 1-2 s (first answer 8.2-8.6 s and 1,876 moves, against 9.4-10.8 s and 1,843 at 63)."""
 
 
 def solve_quick(problem: Problem, context: Context) -> None:
