@@ -146,7 +146,8 @@ def build_table(puzzle: Puzzle, cells: np.ndarray, macros: Sequence[Sequence[Tur
 
 
 def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
-                max_steps: int = 10_000, rescues: int | None = None, aim_triples: int = AIM_TRIPLES) -> bool:
+                max_steps: int = 10_000, rescues: int | None = None, aim_triples: int = AIM_TRIPLES,
+                colour_pairs: bool = True) -> bool:
     """Play conjugates while one makes cells of the group right; True when the group (or the problem) is solved.
 
     At a dead end (no conjugate in the table gains: its set-ups do not reach
@@ -157,7 +158,9 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
     position (a colour attempt has an exact one behind it: on a gigaminx the
     wide aims let the colour attempt finish, in 35 s and 2,358 moves, where it
     got stuck at once and the exact one took 15 s for 1,838); up to
-    ``rescues`` times (default: eight per cell).
+    ``rescues`` times (default: eight per cell). Without ``colour_pairs`` a
+    colour position gives up where the aim fails, before the pair search (a
+    first answer's colour attempt, which has the exact one behind it).
     """
     cells = table.cells
     rescues = 8 * cells.size if rescues is None else rescues
@@ -179,7 +182,7 @@ def solve_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | No
             return False
         rescues -= 1
         word = _targeted(problem, labels, goal, care, table, cancel, rng, aim_triples=aim_triples)
-        if word is None:
+        if word is None and (problem.exact or colour_pairs):
             pair = _rescue(labels, goal, care, table, gains, cancel)
             if pair is not None:
                 word = table.word(pair[0]) + table.word(pair[1])
