@@ -98,12 +98,14 @@ def solve_quick(problem: Problem, context: Context) -> None:
     A colour position is tried on its colours first (a big wreath: 4 s of CPU,
     where its exact assignment took 750 s), then, where identical pieces hide
     what a macro would change and the greedy gets stuck, on the exact
-    assignment. The colour attempt gives up at a dead end its aim cannot pass,
-    without the pair search: on 12 macro rows and Santa cases that search never
-    let a colour attempt finish (the same first answers without it), and it
-    cost the radio chop 0.3 s, a Santa globe_3/33 about 2.5 s. That assignment is not proven by Schreier–Sims here
+    assignment. That assignment is not proven by Schreier–Sims here
     (:meth:`~hlavolamy.solve.problem.Problem.to_exact`); should it be
     unreachable, the strategy fails and the next route, which proves it, decides.
+
+    The colour attempt gives up at a dead end its aim cannot pass, without the
+    pair search: on 12 macro rows and Santa cases that search never let a colour
+    attempt finish (the same first answers without it), and it cost the radio
+    chop 0.3 s, a Santa globe_3/33 about 2.5 s.
     """
     exact = problem.fork()
     attempts = [exact]
