@@ -304,7 +304,7 @@ def remember_recent(store: dict, key: str, value: object, keep: int = 4) -> None
 def _seed_words(puzzle: Puzzle, work: Work, stop: float, cancel: CancelToken | None) -> list[Word]:
     """Short words, as long as a few thousand of them allow (single moves on huge puzzles)."""
     limit = int(min(2500, max(len(puzzle.moves) * 2, 4_000_000 // puzzle.n_cells)))
-    return short_words(puzzle, 12, limit=limit, work=work, stop=stop, cancel=cancel)
+    return short_words(puzzle, 12, limit=limit, work=work, stop=stop, cancel=cancel, fewest_cells_first=True)
 
 
 def _conjugates(elements: Sequence[Word], setups: Sequence[Word]) -> list[Word]:

@@ -71,12 +71,22 @@ def generators(puzzle: Puzzle, moves: Sequence[str] | None = None) -> list[Turn]
 
 def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, moves: Sequence[str] | None = None,
                 work: Work | None = None, stop: float | None = None,
-                cancel: CancelToken | None = None) -> list[Word]:
+                cancel: CancelToken | None = None, fewest_cells_first: bool = False) -> list[Word]:
     """Distinct non-identity permutations reachable by words of at most ``max_length`` steps, shortest first.
 
     Breadth first with one word per permutation; stops at ``limit`` words
     (default: what fits in :data:`_WORD_CELLS`) or once ``work`` has spent
     more than ``stop`` units (each word costs :data:`WORD_UNITS` + cells).
+
+    Where ``limit`` cuts a length short, the words kept are the first in the
+    order of the moves, unless ``fewest_cells_first``: then the whole length
+    is made (if it fits in :data:`_WORD_CELLS`) and the words moving the fewest
+    cells are kept, in that order. The order of the moves is no reason to
+    prefer a word: the macro library pairs its seed words in their order
+    where its caps bite, and on a Santa globe_8/25 that paired ``r0 r8'`` and
+    ``r1 r7'`` with the flips but not ``r2 r6'`` or ``r3 r5'``, whose
+    commutators with a flip are the only 6-turn 3-cycles of two of its four
+    groups (they got 26-turn ones).
     """
     n = puzzle.n_cells
     limit = limit if limit is not None else max(1, _WORD_CELLS // max(n, 1))
@@ -87,6 +97,17 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
     frontier = [Word([], P.identity(n))]
     cost = WORD_UNITS + n
     for _ in range(max_length):
+        if fewest_cells_first and len(out) + len(frontier) * len(gens) > limit \
+                and len(frontier) * len(gens) * n <= _WORD_CELLS:
+            level = _level(frontier, gens, gen_perms, seen, work, cost, cancel)
+            if len(out) + len(level) >= limit:  # the length is cut short
+                moved = np.array([np.count_nonzero(w.perm != np.arange(n)) for w in level], dtype=np.int64)
+                return out + [level[i] for i in np.argsort(moved, kind="stable")[:limit - len(out)]]
+            out += level
+            frontier = level
+            if work is not None and work.over(stop):
+                return out
+            continue
         nxt = []
         for word in frontier:
             last = word.turns[-1] if word.turns else None
@@ -112,6 +133,29 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
                 return out
         frontier = nxt
     return out
+
+
+def _level(frontier: list[Word], gens: list[Turn], gen_perms: list[np.ndarray], seen: set[bytes],
+           work: Work | None, cost: int, cancel: CancelToken | None) -> list[Word]:
+    """Every new word one step longer than ``frontier``'s, in the order of the moves."""
+    level = []
+    for word in frontier:
+        last = word.turns[-1] if word.turns else None
+        for g, gp in zip(gens, gen_perms):
+            if last is not None and last.move == g.move and last.power != g.power:
+                continue
+            perm = word.perm[gp]
+            key = perm.tobytes()
+            if key in seen:
+                continue
+            seen.add(key)
+            perm.flags.writeable = False
+            level.append(Word(word.turns + [g], perm))
+        if work is not None:
+            work.spend(cost * len(gens))
+        if cancel is not None:
+            cancel.check()
+    return level
 
 
 def cell_groups(puzzle: Puzzle) -> tuple[np.ndarray, list[tuple[int, ...]]]:
