@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 
 from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import scrambled
 from hlavolamy.core.state import State
 from hlavolamy.errors import HlavolamyError
-from hlavolamy.solve import solve
+from hlavolamy.solve import auto, solve
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Context
 from tests.conftest import PUZZLES
 
 
@@ -52,3 +55,12 @@ def test_chain_refuses_orbit_modes(rubik2):
     start = State.solved(rubik2).apply("R U")
     with pytest.raises(HlavolamyError, match="whole puzzles only"):
         solve(rubik2, start, strategy="chain", mode="orbit-only", orbit=0)
+
+
+def test_big_puzzles_race_search_first_beside_insertion_where_its_beam_fits():
+    rubik5 = load_puzzle(PUZZLES / "rubik5.json").puzzle  # 144 moved cells, past the chain's; 30 single steps
+    context = Context(CancelToken())
+    assert auto._rivals(Problem.from_input(rubik5, scrambled(rubik5, 20, 1)), context) == ["insertion", "search-first"]
+    # wildcards: the beam of search-first cannot honour them
+    with_wildcards = Problem.from_input(rubik5, scrambled(rubik5, 20, 1), wildcards=2)
+    assert auto._rivals(with_wildcards, context) == ["insertion"]
