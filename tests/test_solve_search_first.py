@@ -86,14 +86,18 @@ def test_wider_beams_only_ever_shorten_the_groups_answer(rubik3):
     assert widened.is_solved() and widened.answer_length() <= first.answer_length()
 
 
-def test_positions_with_wildcards_are_left_to_other_strategies(rubik3):
+def test_positions_with_wildcards_are_taken_and_solved_within_them(rubik3):
     from hlavolamy.core.progress import CancelToken
     from hlavolamy.solve.registry import Context, names, strategy
 
     assert "search-first" in names()
     record = strategy("search-first")
     assert record.applies(Problem.from_input(rubik3, State.solved(rubik3)), Context(CancelToken()))
-    assert not record.applies(Problem.from_input(rubik3, State.solved(rubik3), wildcards=2), Context(CancelToken()))
+    assert record.applies(Problem.from_input(rubik3, State.solved(rubik3), wildcards=2), Context(CancelToken()))
+    position = scrambled(rubik3, 20, 4)
+    solution = solve(rubik3, position, strategy="search-first", wildcards=2)
+    end = position.apply(solution.moves)
+    assert np.count_nonzero(end.perm != np.arange(rubik3.n_cells)) <= 2
 
 
 @pytest.mark.slow
