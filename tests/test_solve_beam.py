@@ -255,3 +255,32 @@ def test_the_beam_race_gets_the_stretched_budget_from_auto():
     with patch.object(auto.beam, "beam", spy):
         assert not auto._beam_beats(problem, answer, Context(cancel=CancelToken(), records=RaceRecords()))
     assert budgets == [pytest.approx(auto.BEAM_MAX_STRETCH * auto.BEAM_WORK)]
+
+
+def test_the_beam_race_budget_follows_the_longest_rival_not_the_winner():
+    """A rival that wins by less (search-first against insertion) must not cut the beam's budget."""
+    import hlavolamy.solve.auto as auto
+    from hlavolamy.core.progress import CancelToken
+    from hlavolamy.solve.registry import Context, RaceRecords
+
+    puzzle = wreath(12)
+    problem = Problem.from_input(puzzle, scrambled(puzzle, 200, seed=3).colour_ids())
+    answer = problem.fork()
+    answer.play([Turn("l"), Turn("r")] * 33)  # the winner: 3 moves a moved cell, the plain budget
+    budgets = []
+
+    def spy(start, *, work, **_):
+        budgets.append(work.units)
+        raise SearchFailed("spied")
+
+    context = Context(cancel=CancelToken(), records=RaceRecords())
+    with patch.object(auto.beam, "beam", spy):
+        assert not auto._beam_beats(problem, answer, context, longest=len(answer.turns) * 20)
+        assert not auto._beam_beats(problem, answer, context, longest=len(answer.turns) * 3)
+    assert budgets == [pytest.approx(auto.BEAM_MAX_STRETCH * auto.BEAM_WORK),
+                       pytest.approx(auto.beam_work(len(answer.turns) * 3 / 22))]
+    answer.play([Turn("l"), Turn("r")] * 11)  # ... and the winner alone: where it is long enough, its budget
+    with patch.object(auto.beam, "beam", spy):
+        assert not auto._beam_beats(problem, answer, Context(cancel=CancelToken(), records=RaceRecords()),
+                                    longest=len(answer.turns))
+    assert budgets[-1] == pytest.approx(auto.beam_work(len(answer.turns) / 22))

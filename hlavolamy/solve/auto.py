@@ -6,10 +6,12 @@ quickly; then ``optimal`` within a node and time budget where the group
 :data:`CHAIN_AUTO_CELLS` moved cells the shorter of ``chain`` and
 ``phases`` where a subgroup fits, else the shortest of ``handover``,
 ``chain``, ``insertion`` and ``search-first``; else the shorter of ``insertion``
-and (where its beam takes the orbits) ``search-first``, ``chain`` behind them. For a position by colours where that answer is long for the
-puzzle (more than :data:`BEAM_RATIO` moves per moved cell: its macros are
-long, as on wreaths and globes) ``beam`` races it with :data:`BEAM_WORK`
-(up to four times that against a very long answer: :func:`beam_work`), and the shorter answer wins.
+and (where its beam takes the orbits) ``search-first``, ``chain`` behind them.
+For a position by colours where that answer is long for the puzzle (more
+than :data:`BEAM_RATIO` moves per moved cell: its macros are long, as on
+wreaths and globes) ``beam`` races it with :data:`BEAM_WORK` (up to four times
+that against a very long answer of a rival: :func:`beam_work`), and the shorter
+answer wins.
 
 Every race spends a work budget (nodes, beam levels, heads), never seconds,
 so the same position gets the same answer on an idle and on a busy machine;
@@ -69,8 +71,8 @@ def _auto(problem: Problem, context: Context) -> str:
     if strategy("optimal").applies(problem, context) and _optimal_within_budget(problem, context):
         return "optimal"
     start = problem.fork()
-    name = _shortest(problem, context)
-    if _beam_beats(start, problem, context):
+    name, longest = _shortest(problem, context)
+    if _beam_beats(start, problem, context, longest):
         return "beam"
     return name
 
@@ -105,7 +107,7 @@ def _optimal_within_budget(problem: Problem, context: Context) -> bool:
     return True
 
 
-def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
+def _beam_beats(start: Problem, answer: Problem, context: Context, longest: int | None = None) -> bool:
     """The beam from ``start``, where the answer is long for the puzzle (long macros); adopted if shorter.
 
     Positions by colours only: identical pieces make the colourings far
@@ -120,14 +122,22 @@ def _beam_beats(start: Problem, answer: Problem, context: Context) -> bool:
     it won (by :data:`BEAM_GAIN`) at least as often as it lost there: a rare
     lucky win does not buy a race on every later case (on the 5x5x5 one win
     in nine races cost 20 s a case). A shorter answer is taken either way.
+
+    Whether it races follows the winner's length; its budget follows the longest
+    of the rivals' answers (``longest``): how long the macros' answers are is what says the beam pays here,
+    and a rival that wins by less must not cut it (Santa wreath_100, 8 wildcards:
+    search-first's 2,548 moves beat insertion's longer answer and gave the beam
+    2.6 times the plain budget instead of 4: 2,029 moves instead of 1,787).
     """
     length = answer.answer_length()
     record = context.records.of_beam(moves_key(start.puzzle))
-    per_cell = length / max(1, pieces(start.puzzle).moved_cells)
+    cells = max(1, pieces(start.puzzle).moved_cells)
+    per_cell = length / cells
     if start.exact or per_cell <= BEAM_RATIO or not strategy("beam").applies(start, context) or not _pays(record):
         return False
     try:
-        beam.beam(start, work=Work(beam_work(per_cell)), shorter_than=length, partial=True, cancel=context.cancel,
+        budget = Work(beam_work(max(length, longest or 0) / cells))
+        beam.beam(start, work=budget, shorter_than=length, partial=True, cancel=context.cancel,
                   progress=context.progress)
         if not start.is_solved():
             _shortest(start, context)
@@ -152,7 +162,7 @@ def _pays(record: dict[str, int]) -> bool:
     return record["won"] + record["lost"] < BEAM_TRIALS or record["won"] >= record["lost"]
 
 
-def _shortest(problem: Problem, context: Context) -> str:
+def _shortest(problem: Problem, context: Context) -> tuple[str, int]:
     """Small puzzles: the shorter of the chain and the phases (else the shortest of handover, chain and
     insertion). Otherwise insertion and search-first where it applies, chain behind.
 
@@ -160,7 +170,7 @@ def _shortest(problem: Problem, context: Context) -> str:
     solution so far sets it up best.
 
     The chain never gets stuck where it fits, so it also rescues a stuck
-    decomposition. Returns the name of the strategy whose answer won.
+    decomposition. Returns the name of the strategy whose answer won, and the longest rival answer's length.
     """
     rivals = _rivals(problem, context)
     attempts: list[tuple[Problem, str]] = []
@@ -185,8 +195,9 @@ def _shortest(problem: Problem, context: Context) -> str:
             raise failure from None
         attempts.append((attempt, "chain"))
     best, name = min(attempts, key=lambda a: a[0].answer_length())
+    longest = max(a[0].answer_length() for a in attempts)
     problem.adopt(best)
-    return name
+    return name, longest
 
 
 def _rivals(problem: Problem, context: Context) -> list[str]:
@@ -200,8 +211,8 @@ def _rivals(problem: Problem, context: Context) -> list[str]:
     90 moves against 142): racing it always gave 7,552 moves against 7,772, for 15 % more CPU.
 
     Bigger puzzles race ``search-first`` beside ``insertion`` where its beam takes their orbits (the chain's and
-    handover's builds cost too much there): on Santa cube_5/5/5 (10 cases) it won 5 races and saved 2.7 % of the
-    moves, on cube_6/6/6 (4 cases) 8.5 %, on globe_6/10 (3 cases) 8 %.
+    handover's builds cost too much there), wildcards or not: on the Santa set cube_5/5/5 8,320 -> 8,082 moves,
+    cube_6/6/6 4,208 -> 3,790, globe_6/10 1,395 -> 1,262 (and cube_4/4/4's wildcard cases 170 fewer).
     """
     if pieces(problem.puzzle).moved_cells > CHAIN_AUTO_CELLS:
         return ["insertion"] + (["search-first"] if strategy("search-first").applies(problem, context) else [])
