@@ -110,17 +110,7 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
             continue
         nxt = []
         for word in frontier:
-            last = word.turns[-1] if word.turns else None
-            for g, gp in zip(gens, gen_perms):
-                if last is not None and last.move == g.move and last.power != g.power:
-                    continue
-                perm = word.perm[gp]
-                key = perm.tobytes()
-                if key in seen:
-                    continue
-                seen.add(key)
-                perm.flags.writeable = False
-                new = Word(word.turns + [g], perm)
+            for new in _children(word, gens, gen_perms, seen):
                 out.append(new)
                 nxt.append(new)
                 if work is not None:
@@ -135,22 +125,27 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
     return out
 
 
+def _children(word: Word, gens: list[Turn], gen_perms: list[np.ndarray], seen: set[bytes]) -> Iterator[Word]:
+    """The words one step longer than ``word`` whose permutations are not in ``seen`` (which then holds them)."""
+    last = word.turns[-1] if word.turns else None
+    for g, gp in zip(gens, gen_perms):
+        if last is not None and last.move == g.move and last.power != g.power:
+            continue
+        perm = word.perm[gp]
+        key = perm.tobytes()
+        if key in seen:
+            continue
+        seen.add(key)
+        perm.flags.writeable = False
+        yield Word(word.turns + [g], perm)
+
+
 def _level(frontier: list[Word], gens: list[Turn], gen_perms: list[np.ndarray], seen: set[bytes],
            work: Work | None, cost: int, cancel: CancelToken | None) -> list[Word]:
     """Every new word one step longer than ``frontier``'s, in the order of the moves."""
     level = []
     for word in frontier:
-        last = word.turns[-1] if word.turns else None
-        for g, gp in zip(gens, gen_perms):
-            if last is not None and last.move == g.move and last.power != g.power:
-                continue
-            perm = word.perm[gp]
-            key = perm.tobytes()
-            if key in seen:
-                continue
-            seen.add(key)
-            perm.flags.writeable = False
-            level.append(Word(word.turns + [g], perm))
+        level.extend(_children(word, gens, gen_perms, seen))
         if work is not None:
             work.spend(cost * len(gens))
         if cancel is not None:
