@@ -124,10 +124,11 @@ def _beam_beats(start: Problem, answer: Problem, context: Context, longest: int 
     in nine races cost 20 s a case). A shorter answer is taken either way.
 
     Whether it races follows the winner's length; its budget follows the longest
-    of the rivals' answers (``longest``): how long the macros' answers are is what says the beam pays here,
-    and a rival that wins by less must not cut it (Santa wreath_100, 8 wildcards:
-    search-first's 2,548 moves beat insertion's longer answer and gave the beam
-    2.6 times the plain budget instead of 4: 2,029 moves instead of 1,787).
+    of the rivals' answers (``longest``): how long the macros' answers are is
+    what says the beam pays here, and a rival that wins by less must not cut it
+    (Santa wreath_100, 8 wildcards: search-first's 2,548 moves beat insertion's
+    longer answer and gave the beam 2.6 times the plain budget instead of 4:
+    2,029 moves instead of 1,787).
     """
     length = answer.answer_length()
     record = context.records.of_beam(moves_key(start.puzzle))
@@ -194,10 +195,10 @@ def _shortest(problem: Problem, context: Context) -> tuple[str, int]:
         except StrategyFailed:
             raise failure from None
         attempts.append((attempt, "chain"))
-    best, name = min(attempts, key=lambda a: a[0].answer_length())
-    longest = max(a[0].answer_length() for a in attempts)
+    lengths = [attempt.answer_length() for attempt, _ in attempts]
+    best, name = attempts[lengths.index(min(lengths))]
     problem.adopt(best)
-    return name, longest
+    return name, max(lengths)
 
 
 def _rivals(problem: Problem, context: Context) -> list[str]:
