@@ -630,13 +630,18 @@ class _Minkwitz:
         ``word`` must be freely reduced. Words longer than the current limit are
         dropped; the limit grows every round, so the table still completes.
         """
-        # the hot loop of the build: locals, the seam test of join inlined, one spend at the end
-        steps, limit, join, inv = 0, self.limit, self.join, self.inv
+        # the hot loop of the build: locals, the seam test of join inlined, one spend at the end. A level whose
+        # base point the residue fixes meets its identity entry (never replaced: no word is shorter), which
+        # changes nothing, so it is passed without a product: the same table, faster (fill and 2e9 units of
+        # rounds: 3x3x3 0.78 -> 0.49 s, gears57 0.74 -> 0.51 s; the gigaminx quotient's quick fill 2.7 -> 1.0 s)
+        steps, limit, inv = 0, self.limit, self.inv
         for point, table in zip(self.chain.base, self.chain.levels):
             if len(word) > limit or not word:
                 break
             steps += 1
             image = perm.item(point)
+            if image == point:
+                continue
             entry = table.get(image)
             if entry is None or len(word) < len(entry.word):
                 inverse = np.empty_like(perm)
@@ -648,5 +653,5 @@ class _Minkwitz:
                 entry = table[image]
             perm = entry.inverse[perm]
             undo = entry.inverse_word
-            word = undo + word if not undo or not word or inv[undo[-1]] != word[0] else join(undo, word)
+            word = undo + word if not word or inv[undo[-1]] != word[0] else self.join(undo, word)
         self.work.spend(steps * self.step_units)
