@@ -76,11 +76,12 @@ def test_the_pieces_lower_bound_never_exceeds_the_quotients_order(rubik3):
 
 def test_the_colourings_lower_bound_counts_pieces_told_apart_by_colours(rubik3):
     """A search by colours meets at least the arrangements of the pieces' colour sets (half, under an
-    alternating group): 8!/2 for 8 corners of distinct colours, fewer as corners look alike, and never more
-    than the breadth-first search by colours then meets."""
+    alternating group) and at least the group's proven order over what can keep the colouring: 8! 3^7 for 8
+    corners of distinct colours (every twist shows), fewer as corners look alike, and never more than the
+    breadth-first search by colours then meets."""
     corners = _orbit_cells(rubik3, 8)
     goal = rubik3.colour_ids.astype(np.int64)
-    assert colourings_lower_bound(rubik3, corners, goal) == 40320 // 2
+    assert colourings_lower_bound(rubik3, corners, goal) == 40320 * 3 ** 7  # every twist seen: the group's order
     alike = goal.copy()
     alike[corners] = 0
     assert colourings_lower_bound(rubik3, corners, alike) == 1
