@@ -129,19 +129,17 @@ def test_short_words_are_distinct_and_shortest_first():
     assert all(np.array_equal(puzzle.perm_of(w.turns), w.perm) for w in words)
 
 
-def test_short_words_cut_short_keep_each_groups_fewest_cells_if_asked():
-    # a 6-cycle and two swaps: of the two-step words, "a a" comes first in the order of the moves and
-    # "b c" moves the fewest cells; kept by fewest cells alone, two slots would go to the swaps' words and none
-    # to a word moving the 6-cycle's cells without the swaps (its group starved, as a 6x6x6's corners were)
+def test_short_words_cut_short_keep_the_fewest_cells_if_asked():
+    # a 6-cycle and two swaps: of the two-step words, "a a" comes first in the order of the moves,
+    # "b c" moves the fewest cells
     puzzle = Puzzle(list("ABCDEFGHIJ"), {"a": [1, 2, 3, 4, 5, 0, 6, 7, 8, 9], "b": [0, 1, 2, 3, 4, 5, 7, 6, 8, 9],
                                          "c": [0, 1, 2, 3, 4, 5, 6, 7, 9, 8]})
-    plain = short_words(puzzle, 3, limit=6)
-    fewest = short_words(puzzle, 3, limit=6, fewest_cells_first=True)
+    plain = short_words(puzzle, 3, limit=5)
+    fewest = short_words(puzzle, 3, limit=5, fewest_cells_first=True)
     assert [w.turns for w in plain[:4]] == [w.turns for w in fewest[:4]]
     assert [(t.move, t.power) for t in plain[4].turns] == [("a", 1), ("a", 1)]
-    moved = [np.flatnonzero(w.perm != np.arange(10)).tolist() for w in fewest[4:]]
-    assert moved == [[6, 7, 8, 9], [0, 1, 2, 3, 4, 5]]  # each group's fewest, fewest cells first
-    assert all(np.array_equal(puzzle.perm_of(w.turns), w.perm) for w in fewest)
+    assert np.count_nonzero(fewest[4].perm != np.arange(10)) == 4
+    assert np.array_equal(puzzle.perm_of(fewest[4].turns), fewest[4].perm)
     assert len(short_words(puzzle, 3, limit=40, fewest_cells_first=True)) == len(short_words(puzzle, 3, limit=40))
 
 

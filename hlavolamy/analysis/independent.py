@@ -80,9 +80,8 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
 
     Where ``limit`` cuts a length short, the words kept are the first in the
     order of the moves, unless ``fewest_cells_first``: then the whole length
-    is made (if it fits in :data:`_WORD_CELLS`) and each group's words moving
-    the fewest cells are kept, the groups taking turns
-    (:func:`_fewest_cells_per_group`), fewest cells first. The order of the moves is no reason to
+    is made (if it fits in :data:`_WORD_CELLS`) and the words moving the fewest
+    cells are kept, in that order. The order of the moves is no reason to
     prefer a word: the macro library pairs its seed words in their order
     where its caps bite, and on a Santa globe_8/25 that paired ``r0 r8'`` and
     ``r1 r7'`` with the flips but not ``r2 r6'`` or ``r3 r5'``, whose
@@ -102,7 +101,8 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
                 and len(frontier) * len(gens) * n <= _WORD_CELLS:
             level = _level(frontier, gens, gen_perms, seen, work, cost, cancel)
             if len(out) + len(level) >= limit:  # the length is cut short
-                return out + [level[i] for i in _fewest_cells_per_group(puzzle, level, limit - len(out))]
+                moved = np.array([np.count_nonzero(w.perm != np.arange(n)) for w in level], dtype=np.int64)
+                return out + [level[i] for i in np.argsort(moved, kind="stable")[:limit - len(out)]]
             out += level
             frontier = level
             if work is not None and work.over(stop):
@@ -123,31 +123,6 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
                 return out
         frontier = nxt
     return out
-
-
-def _fewest_cells_per_group(puzzle: Puzzle, level: list[Word], count: int) -> list[int]:
-    """``count`` of the ``level``'s words: each group's words by fewest moved cells, the groups taking turns.
-
-    Fewest cells overall would starve a group that only big words move: a
-    6x6x6's corners move with the outer layers only, and its quick library
-    then had no corner 3-cycle (2.7 s more of its first answer in phase 0).
-    """
-    n = puzzle.n_cells
-    group_of, _ = cell_groups(puzzle)
-    moved = np.stack([w.perm != np.arange(n) for w in level])
-    size = moved.sum(axis=1)
-    kept: dict[int, None] = {}
-    ranked = []
-    for g in range(int(group_of.max()) + 1):
-        mine = np.flatnonzero(moved[:, group_of == g].any(axis=1))
-        ranked.append(mine[np.argsort(size[mine], kind="stable")].tolist())
-    for rank in range(max(map(len, ranked), default=0)):
-        for order in ranked:
-            if rank < len(order):
-                kept.setdefault(order[rank])
-                if len(kept) == count:
-                    return sorted(kept, key=lambda i: (size[i], i))
-    return sorted(kept, key=lambda i: (size[i], i))
 
 
 def _children(word: Word, gens: list[Turn], gen_perms: list[np.ndarray], seen: set[bytes]) -> Iterator[Word]:
