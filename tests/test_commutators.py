@@ -129,18 +129,20 @@ def test_short_words_are_distinct_and_shortest_first():
     assert all(np.array_equal(puzzle.perm_of(w.turns), w.perm) for w in words)
 
 
-def test_short_words_cut_short_keep_the_fewest_cells_if_asked():
+def test_short_words_cut_short_keep_the_fewest_cells_up_to_a_length():
     # a 6-cycle and two swaps: of the two-step words, "a a" comes first in the order of the moves,
     # "b c" moves the fewest cells
     puzzle = Puzzle(list("ABCDEFGHIJ"), {"a": [1, 2, 3, 4, 5, 0, 6, 7, 8, 9], "b": [0, 1, 2, 3, 4, 5, 7, 6, 8, 9],
                                          "c": [0, 1, 2, 3, 4, 5, 6, 7, 9, 8]})
     plain = short_words(puzzle, 3, limit=5)
-    fewest = short_words(puzzle, 3, limit=5, fewest_cells_first=True)
+    fewest = short_words(puzzle, 3, limit=5, fewest_cells_upto=2)
     assert [w.turns for w in plain[:4]] == [w.turns for w in fewest[:4]]
     assert [(t.move, t.power) for t in plain[4].turns] == [("a", 1), ("a", 1)]
     assert np.count_nonzero(fewest[4].perm != np.arange(10)) == 4
     assert np.array_equal(puzzle.perm_of(fewest[4].turns), fewest[4].perm)
-    assert len(short_words(puzzle, 3, limit=40, fewest_cells_first=True)) == len(short_words(puzzle, 3, limit=40))
+    assert len(short_words(puzzle, 3, limit=40, fewest_cells_upto=3)) == len(short_words(puzzle, 3, limit=40))
+    longer = short_words(puzzle, 3, limit=5, fewest_cells_upto=1)  # the cut length, 2, is longer: order of the moves
+    assert [w.turns for w in longer] == [w.turns for w in plain]
 
 
 def _kind_by_locate(po, perm: np.ndarray) -> str:

@@ -301,10 +301,20 @@ def remember_recent(store: dict, key: str, value: object, keep: int = 4) -> None
         store.pop(next(iter(store)))
 
 
+SEED_FEWEST_CELLS_UPTO = 4
+"""Longest cut length at which the seeds keep the words moving the fewest cells (else the first in move order).
+
+Longer words nearly all move every cell (rashkey at length 8: the median word 30 of 33, hungarian rings at 7:
+38 of 38), so fewest cells only puts a few products near the identity first, and the later stages' capped
+pairs went to them: rashkey 143.1 -> 147.8 moves, hungarian rings 370.4 -> 376.1 (gears65 240.2 against 244.8).
+Short cut lengths are where it pays: a Santa globe_8/25 (length 2) 5,921 -> 3,195."""
+
+
 def _seed_words(puzzle: Puzzle, work: Work, stop: float, cancel: CancelToken | None) -> list[Word]:
     """Short words, as long as a few thousand of them allow (single moves on huge puzzles)."""
     limit = int(min(2500, max(len(puzzle.moves) * 2, 4_000_000 // puzzle.n_cells)))
-    return short_words(puzzle, 12, limit=limit, work=work, stop=stop, cancel=cancel, fewest_cells_first=True)
+    return short_words(puzzle, 12, limit=limit, work=work, stop=stop, cancel=cancel,
+                       fewest_cells_upto=SEED_FEWEST_CELLS_UPTO)
 
 
 def _conjugates(elements: Sequence[Word], setups: Sequence[Word]) -> list[Word]:

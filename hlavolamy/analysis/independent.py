@@ -71,7 +71,7 @@ def generators(puzzle: Puzzle, moves: Sequence[str] | None = None) -> list[Turn]
 
 def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, moves: Sequence[str] | None = None,
                 work: Work | None = None, stop: float | None = None,
-                cancel: CancelToken | None = None, fewest_cells_first: bool = False) -> list[Word]:
+                cancel: CancelToken | None = None, fewest_cells_upto: int = 0) -> list[Word]:
     """Distinct non-identity permutations reachable by words of at most ``max_length`` steps, shortest first.
 
     Breadth first with one word per permutation; stops at ``limit`` words
@@ -79,14 +79,14 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
     more than ``stop`` units (each word costs :data:`WORD_UNITS` + cells).
 
     Where ``limit`` cuts a length short, the words kept are the first in the
-    order of the moves, unless ``fewest_cells_first``: then the whole length
-    is made (if it fits in :data:`_WORD_CELLS`) and the words moving the fewest
-    cells are kept, in that order. The order of the moves is no reason to
-    prefer a word: the macro library pairs its seed words in their order
-    where its caps bite, and on a Santa globe_8/25 that paired ``r0 r8'`` and
-    ``r1 r7'`` with the flips but not ``r2 r6'`` or ``r3 r5'``, whose
-    commutators with a flip are the only 6-turn 3-cycles of two of its four
-    groups (they got 26-turn ones).
+    order of the moves, unless that length is at most ``fewest_cells_upto``:
+    then the whole length is made (if it fits in :data:`_WORD_CELLS`) and the
+    words moving the fewest cells are kept, in that order. The order of the
+    moves is no reason to prefer a word: the macro library pairs its seed
+    words in their order where its caps bite, and on a Santa globe_8/25 that
+    paired ``r0 r8'`` and ``r1 r7'`` with the flips but not ``r2 r6'`` or
+    ``r3 r5'``, whose commutators with a flip are the only 6-turn 3-cycles of
+    two of its four groups (they got 26-turn ones).
     """
     n = puzzle.n_cells
     limit = limit if limit is not None else max(1, _WORD_CELLS // max(n, 1))
@@ -96,8 +96,8 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
     out: list[Word] = []
     frontier = [Word([], P.identity(n))]
     cost = WORD_UNITS + n
-    for _ in range(max_length):
-        if fewest_cells_first and len(out) + len(frontier) * len(gens) > limit \
+    for length in range(1, max_length + 1):
+        if length <= fewest_cells_upto and len(out) + len(frontier) * len(gens) > limit \
                 and len(frontier) * len(gens) * n <= _WORD_CELLS:
             level = _level(frontier, gens, gen_perms, seen, work, cost, cancel)
             if len(out) + len(level) >= limit:  # the length is cut short
