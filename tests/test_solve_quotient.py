@@ -76,20 +76,23 @@ def test_the_pieces_lower_bound_never_exceeds_the_quotients_order(rubik3):
 
 def test_the_colourings_lower_bound_counts_pieces_told_apart_by_colours(rubik3):
     """A search by colours meets at least the arrangements of the pieces' colour sets (half, under an
-    alternating group) and at least the group's proven order over what can keep the colouring: 8! 3^7 for 8
-    corners of distinct colours (every twist shows), fewer as corners look alike, and never more than the
-    breadth-first search by colours then meets."""
+    alternating group): 8!/2 for 8 corners of distinct colours, fewer as corners look alike, and never more
+    than the breadth-first search by colours then meets; by the group's proven order over what can keep the
+    colouring (a first answer's bound), 8! 3^7 for corners of distinct colours (every twist shows)."""
     corners = _orbit_cells(rubik3, 8)
     goal = rubik3.colour_ids.astype(np.int64)
-    assert colourings_lower_bound(rubik3, corners, goal) == 40320 * 3 ** 7  # every twist seen: the group's order
+    assert colourings_lower_bound(rubik3, corners, goal) == 40320 // 2
+    assert colourings_lower_bound(rubik3, corners, goal, by_order=True) == 40320 * 3 ** 7  # every twist seen
     alike = goal.copy()
     alike[corners] = 0
     assert colourings_lower_bound(rubik3, corners, alike) == 1
+    assert colourings_lower_bound(rubik3, corners, alike, by_order=True) == 1
     po = next(po for po in pieces(rubik3).piece_orbits if po.n_pieces == 8)
     halves = goal.copy()
     halves[po.cells[:4]] = 0  # four corners one colour all over, four another
     halves[po.cells[4:]] = 1
     assert colourings_lower_bound(rubik3, corners, halves) == 70 // 2
+    assert colourings_lower_bound(rubik3, corners, halves, by_order=True) == 70 // 2
     colours = Puzzle([str(c) for c in halves.tolist()], rubik3.moves)
     problem = Problem.from_input(colours, colours.colour_ids[scrambled(rubik3, 40, 2).perm])
     assert problem.exact is False
@@ -108,6 +111,22 @@ def test_a_search_by_colours_bound_to_give_up_is_not_started(rubik3):
 
     with pytest.raises(quotient.QuotientTooBig):
         bfs_quotient(problem, _orbit_cells(rubik3, 12), False, cancel=Watching())
+
+
+def test_a_first_answers_search_by_colours_counts_the_twists_too(rubik3):
+    """The corners of a 3x3x3 by colours: 8!/2 arrangements of the pieces, few enough to search for the race's
+    shortest fix, but 8! 3^7 colourings with the twists, so a first answer's phase 0 does not start it."""
+    import hlavolamy.solve.tables.quotient as quotient
+
+    problem = Problem.from_input(rubik3, rubik3.colour_ids[scrambled(rubik3, 40, 1).perm])
+    class Watching(quotient.CancelToken):
+        def check(self):
+            pytest.fail("the search expanded states")
+
+    with pytest.raises(quotient.QuotientTooBig):
+        bfs_quotient(problem, _orbit_cells(rubik3, 8), False, cancel=Watching(), quick=True)
+    with pytest.raises(quotient.QuotientTooBig, match="more than 300000 quotient states"):
+        bfs_quotient(problem, _orbit_cells(rubik3, 8), False)  # searched: gives up only after its states
 
 
 def test_the_quick_quotient_chain_fixes_the_frozen_cells_and_the_parities(rubik3):

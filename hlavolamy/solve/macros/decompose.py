@@ -164,12 +164,12 @@ def phase0(problem: Problem, frozen: np.ndarray, *, cancel: CancelToken | None =
     """
     exact = problem.exact_labels() is not None
     try:
-        problem.play(bfs_quotient(problem, frozen, exact, cancel=cancel))
+        problem.play(bfs_quotient(problem, frozen, exact, cancel=cancel, quick=quick))
         return
     except QuotientTooBig:
         pass
     try:
-        fix = bfs_quotient(problem, frozen, False, cancel=cancel)
+        fix = bfs_quotient(problem, frozen, False, cancel=cancel, quick=quick)
         trial = problem.fork()
         trial.play(fix)
         if exact:

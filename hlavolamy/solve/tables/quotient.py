@@ -62,7 +62,7 @@ def turn_vectors(puzzle: Puzzle, gens: Sequence[Turn]) -> np.ndarray:
 
 
 def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens: Sequence[Turn] | None = None,
-                 care: np.ndarray | None = None, cancel: CancelToken | None = None) -> list[Turn]:
+                 care: np.ndarray | None = None, cancel: CancelToken | None = None, quick: bool = False) -> list[Turn]:
     """Shortest turns making the frozen cells' labels and (if ``use_vector``) the invariant vector match the goal.
 
     With ``care`` (cells) only the invariants of orbits inside ``care`` count.
@@ -70,9 +70,10 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     Raises :class:`QuotientTooBig` beyond :data:`MAX_NODES` states, and at
     once when the moves reach more than that many (exact positions: the
     quotient's group, :func:`quotient_too_big`; colours: the pieces' colour
-    arrangements, :func:`colourings_lower_bound`) — a goal a few moves away
-    is then left to the chain too — and ValueError when no word reaches the
-    goal (the position is unreachable).
+    arrangements, :func:`colourings_lower_bound`; with ``quick``, a first
+    answer's, also the group's order over what can keep the colouring) — a
+    goal a few moves away is then left to the chain too — and ValueError when
+    no word reaches the goal (the position is unreachable).
     """
     puzzle = problem.puzzle
     all_moves = gens is None
@@ -94,7 +95,7 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     if start_key == goal_key:
         return []
     if all_moves and (quotient_too_big(puzzle, frozen, use_vector) if problem.exact
-                      else colourings_lower_bound(puzzle, frozen, problem.goal) > MAX_NODES):
+                      else colourings_lower_bound(puzzle, frozen, problem.goal, by_order=quick) > MAX_NODES):
         raise QuotientTooBig(f"the moves reach more than {MAX_NODES} quotient states")
     parent: dict[bytes, tuple[bytes | None, int]] = {start_key: (None, -1)}
     frontier, frontier_keys = start[None, :], [start_key]
@@ -325,17 +326,22 @@ def _piece_orbits_inside(puzzle: Puzzle, frozen: np.ndarray) -> Iterator[tuple[P
             yield po, pieces_alt_sym_order(po)
 
 
-def colourings_lower_bound(puzzle: Puzzle, frozen: np.ndarray, goal: np.ndarray) -> int:
+def colourings_lower_bound(puzzle: Puzzle, frozen: np.ndarray, goal: np.ndarray, *, by_order: bool = False) -> int:
     """A lower bound of the colourings of ``frozen`` the moves reach from ``goal`` (labels per cell).
 
     Per piece orbit inside whose pieces move as an alternating or symmetric
     group (Jordan's theorem, :func:`pieces_lower_bound`): the pieces told
     apart by their colours alone (orientation ignored) already take
     n! / (k1! k2! ...) arrangements, half of them at least under the
-    alternating group; if that is not enough, the group's order over what
-    can keep the colouring (:func:`_colourings_by_order`). What the search
-    by colours needs before it starts: a gigaminx by colours spent 4 s of its
-    first answer in searches bound to give up (20 corners of distinct colours).
+    alternating group. What the search by colours needs before it starts: a
+    gigaminx by colours spent 4 s of its first answer in searches bound to
+    give up (20 corners of distinct colours).
+
+    ``by_order``: if that is not enough, the group's order over what can keep
+    the colouring too (:func:`_colourings_by_order`), which sees orientation.
+    For a first answer only: a search in such a space still finds a goal a few
+    moves away, a shorter fix than the chain's (two Santa globe cases of four
+    that it changed came out longer without their searches).
     """
     labels = np.asarray(goal)
     best = 1
@@ -350,7 +356,7 @@ def colourings_lower_bound(puzzle: Puzzle, frozen: np.ndarray, goal: np.ndarray)
         best = max(best, arrangements // 2)
         if best > MAX_NODES:
             return best
-    return max(best, _colourings_by_order(puzzle, frozen, labels))
+    return max(best, _colourings_by_order(puzzle, frozen, labels)) if by_order else best
 
 
 def _colourings_by_order(puzzle: Puzzle, frozen: np.ndarray, labels: np.ndarray) -> int:
