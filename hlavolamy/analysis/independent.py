@@ -101,7 +101,8 @@ def short_words(puzzle: Puzzle, max_length: int, *, limit: int | None = None, mo
                 and len(frontier) * len(gens) * n <= _WORD_CELLS:
             level = _level(frontier, gens, gen_perms, seen, work, cost, cancel)
             if len(out) + len(level) >= limit:  # the length is cut short
-                moved = np.array([np.count_nonzero(w.perm != np.arange(n)) for w in level], dtype=np.int64)
+                identity = np.arange(n)
+                moved = np.array([np.count_nonzero(w.perm != identity) for w in level], dtype=np.int64)
                 return out + [level[i] for i in np.argsort(moved, kind="stable")[:limit - len(out)]]
             out += level
             frontier = level

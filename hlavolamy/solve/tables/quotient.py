@@ -314,16 +314,25 @@ def pieces_lower_bound(puzzle: Puzzle, frozen: np.ndarray) -> int:
     return best
 
 
+def _piece_orbits_in(puzzle: Puzzle, frozen: np.ndarray) -> Iterator[PieceOrbit]:
+    """The piece orbits inside ``frozen`` (a union of them)."""
+    inside = np.zeros(puzzle.n_cells, dtype=bool)
+    inside[frozen] = True
+    return (po for po in pieces(puzzle).piece_orbits if inside[po.cells[0, 0]])
+
+
 def _piece_orbits_inside(puzzle: Puzzle, frozen: np.ndarray) -> Iterator[tuple[PieceOrbit, int | None]]:
     """The piece orbits inside ``frozen``, each with the order Jordan's theorem gives its pieces' group (None:
     not shown alternating or symmetric; :func:`~hlavolamy.analysis.membership.pieces_alt_sym_order`)."""
     from hlavolamy.analysis.membership import pieces_alt_sym_order
 
-    inside = np.zeros(puzzle.n_cells, dtype=bool)
-    inside[frozen] = True
-    for po in pieces(puzzle).piece_orbits:
-        if inside[po.cells[0, 0]]:
-            yield po, pieces_alt_sym_order(po)
+    for po in _piece_orbits_in(puzzle, frozen):
+        yield po, pieces_alt_sym_order(po)
+
+
+def _alike_pieces(colours: np.ndarray) -> list[int]:
+    """How many pieces (rows of ``colours``) show each set of colours, whatever their turn."""
+    return np.unique(np.sort(colours, axis=1), axis=0, return_counts=True)[1].tolist()
 
 
 def colourings_lower_bound(puzzle: Puzzle, frozen: np.ndarray, goal: np.ndarray, *, by_order: bool = False) -> int:
@@ -348,10 +357,8 @@ def colourings_lower_bound(puzzle: Puzzle, frozen: np.ndarray, goal: np.ndarray,
     for po, alt_sym in _piece_orbits_inside(puzzle, frozen):
         if not alt_sym:
             continue
-        kinds = np.sort(labels[po.cells], axis=1)  # a piece's colours, whatever its turn
-        _, counts = np.unique(kinds, axis=0, return_counts=True)
         arrangements = math.factorial(po.n_pieces)
-        for k in counts.tolist():
+        for k in _alike_pieces(labels[po.cells]):
             arrangements //= math.factorial(k)
         best = max(best, arrangements // 2)
         if best > MAX_NODES:
@@ -377,10 +384,9 @@ def _colourings_by_order(puzzle: Puzzle, frozen: np.ndarray, labels: np.ndarray)
     if order is None or not order.exact:
         return 0
     keeping = 1
-    for po, _ in _piece_orbits_inside(puzzle, frozen):
+    for po in _piece_orbits_in(puzzle, frozen):  # no Jordan test here: only the cells' colours count
         colours = labels[po.cells]
-        _, counts = np.unique(np.sort(colours, axis=1), axis=0, return_counts=True)
-        keeping *= math.prod(math.factorial(k) for k in counts.tolist())
+        keeping *= math.prod(math.factorial(k) for k in _alike_pieces(colours))
         for piece in colours:
             keeping *= math.prod(math.factorial(m) for m in np.unique(piece, return_counts=True)[1].tolist())
     return order.value // keeping
