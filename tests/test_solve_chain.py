@@ -130,22 +130,12 @@ def test_shipped_puzzles_solve(name):
         solves(puzzle, puzzle.perm_of(random_scramble(puzzle, 60, seed)))
 
 
-def _deterministic_base_and_orbits(puzzle: Puzzle, preferred: list[int]) -> tuple[list[int], list[int]]:
-    from sympy.combinatorics.util import _distribute_gens_by_base, _orbits_transversals_from_bsgs
-
-    from hlavolamy.solve.tables.chain import _sympy_group
-
-    base, strong = _sympy_group(puzzle).schreier_sims_incremental(base=preferred)
-    orbits, _ = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong), transversals_only=False)
-    keep = [i for i, o in enumerate(orbits) if len(o) > 1]
-    return [int(base[i]) for i in keep], [len(orbits[i]) for i in keep]
-
-
 @pytest.mark.parametrize("name", ["rubik3", "rashkey", "hungarian-rings", "four-disks"])
 def test_randomized_schreier_sims_gives_the_deterministic_base_and_orbits(name):
-    """The basic orbits of a base are the group's: the seeded randomized chain, proven by the structural
-    bound, gives the same table shape as deterministic Schreier–Sims for every candidate base order."""
-    from hlavolamy.solve.tables.chain import _base_and_orbits, _candidate_bases
+    """The basic orbits of a base are the group's: the seeded randomized chain (on arrays), proven by the
+    structural bound, gives the same table shape as sympy's deterministic Schreier–Sims for every candidate base
+    order."""
+    from hlavolamy.solve.tables.chain import _base_and_orbits, _candidate_bases, _deterministic_base_and_orbits
 
     puzzle = load_puzzle(PUZZLES / f"{name}.json").puzzle
     for preferred in _candidate_bases(puzzle):
@@ -159,7 +149,11 @@ def test_randomized_chain_short_of_the_bound_falls_back_on_the_deterministic_one
 
     monkeypatch.setattr(chain_module, "structural_order", lambda puzzle: (10**40, False))
     preferred = chain_module._candidate_bases(rubik3)[0]
-    assert chain_module._base_and_orbits(rubik3, preferred) == _deterministic_base_and_orbits(rubik3, preferred)
+    deterministic = chain_module._deterministic_base_and_orbits(rubik3, preferred)
+    calls = []
+    monkeypatch.setattr(chain_module, "_deterministic_base_and_orbits", lambda *a: calls.append(a) or deterministic)
+    assert chain_module._base_and_orbits(rubik3, preferred) == deterministic
+    assert calls == [(rubik3, preferred)]
 
 
 def _spells_its_entries(chain) -> bool:

@@ -39,6 +39,7 @@ from hlavolamy.analysis.memo import (
     moves_key,
     to_disk,
 )
+from hlavolamy.analysis.modular import factorint
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, Work, report
 from hlavolamy.core.puzzle import Puzzle
@@ -350,23 +351,11 @@ def _prime_powers(words: Sequence[Word]) -> list[Word]:
     out = []
     for w in words:
         order = P.order(w.perm)
-        for p in sorted(_prime_factors(order)):
+        for p in sorted(factorint(order)):
             k = order // p
             if k > 1 and k * w.length <= 24:
                 turns = w.turns * k
                 out.append(Word(turns, P.power(w.perm, k)))
-    return out
-
-
-def _prime_factors(n: int) -> set[int]:
-    out, d = set(), 2
-    while d * d <= n:
-        while n % d == 0:
-            out.add(d)
-            n //= d
-        d += 1
-    if n > 1:
-        out.add(n)
     return out
 
 

@@ -28,6 +28,7 @@ from hlavolamy.analysis.invariants import CELL_PARITY, Invariants, invariants, v
 from hlavolamy.analysis.memo import memo, on_disk
 from hlavolamy.analysis.modular import Span
 from hlavolamy.analysis.orbits import distinct_generators, format_cells, move_matrix, restrict
+from hlavolamy.analysis.schreier_sims import basic_orbits, is_alt_sym
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, interruptible, report
 from hlavolamy.core.puzzle import Puzzle
@@ -226,19 +227,8 @@ def _wreath_generators(po: PieceOrbit, n_cells: int) -> np.ndarray:
 
 
 ALT_SYM_EPS = 1e-9
-"""Chance that :func:`alt_sym_order` misses an alternating or symmetric group."""
-
-
-def alt_sym_order(group: PermutationGroup) -> int | None:
-    """n! or n!/2 when ``group`` is provably symmetric or alternating (Jordan's theorem), else None.
-
-    sympy's test is Monte Carlo: a yes is proven, a no wrong with probability ``eps`` (its default, 5 %, is
-    lowered so that a caller's fallback to Schreier–Sims is a rare cost, not one run in twenty).
-    """
-    if group.degree < 8 or not group.is_alt_sym(eps=ALT_SYM_EPS):
-        return None
-    odd = any(g.is_odd for g in group.generators)
-    return factorial(group.degree) // (1 if odd else 2)
+"""Chance that :func:`pieces_alt_sym_order` misses an alternating or symmetric group (sympy's default, 5 %, is
+lowered so that a caller's fallback to Schreier–Sims is a rare cost, not one run in twenty)."""
 
 
 def _full_pieces_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariants, j: int) -> int:
@@ -267,17 +257,20 @@ class PieceOrbitOrder:
 
 
 def pieces_alt_sym_order(po: PieceOrbit) -> int | None:
-    """:func:`alt_sym_order` of the group the moves induce on the pieces of ``po`` (their orientation ignored)."""
-    from sympy.combinatorics import Permutation, PermutationGroup
-
+    """n! or n!/2 when the group the moves induce on the ``n`` pieces of ``po`` (their orientation ignored) is
+    provably symmetric or alternating (Jordan's theorem, :func:`~hlavolamy.analysis.schreier_sims.is_alt_sym`),
+    else None."""
     rows = distinct_generators(po.perms)
-    return alt_sym_order(PermutationGroup([Permutation(r) for r in rows.tolist()])) if rows.size else None
+    if not rows.size or rows.shape[1] < 8 or not is_alt_sym(rows, ALT_SYM_EPS):
+        return None
+    odd = any(P.parity(row) for row in rows)
+    return factorial(rows.shape[1]) // (1 if odd else 2)
 
 
 def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariants, j: int) -> PieceOrbitOrder:
     """Pieces without orientation that move as an alternating or symmetric group are settled by
-    Jordan's theorem; otherwise a randomized chain that reaches the full-pieces bound proves it, and
-    small orbits get deterministic Schreier–Sims."""
+    Jordan's theorem; otherwise a randomized chain (numpy's, :func:`~hlavolamy.analysis.schreier_sims.basic_orbits`)
+    that reaches the full-pieces bound proves it, and small orbits get deterministic Schreier–Sims (sympy's)."""
     po = structure.piece_orbits[j]
     bound = _full_pieces_order(puzzle, structure, inv, j)
     if len(po.orientation_group) == 1:
@@ -287,11 +280,11 @@ def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariant
     cells = sorted(c for i in po.orbits for c in structure.orbits[i])
     if len(cells) ** 3 // 2 > CHAIN_COST_LIMIT:
         return PieceOrbitOrder(bound, False, bound)
-    group = _sympy_group(puzzle, cells)
-    if _random_chain(cells, group).order == bound:
+    gens = distinct_generators(restrict(move_matrix(puzzle), cells, puzzle.n_cells))
+    if prod(o.size for o in basic_orbits(gens, range(len(cells)))) == bound:
         return PieceOrbitOrder(bound, True, bound)
     if len(cells) <= LOCAL_SCHREIER_SIMS_LIMIT:
-        return PieceOrbitOrder(int(group.order()), True, bound)
+        return PieceOrbitOrder(int(_sympy_group(puzzle, cells).order()), True, bound)
     return PieceOrbitOrder(bound, False, bound)
 
 

@@ -51,10 +51,10 @@ class _PrimePart:
         return y
 
 
-def _factorint(n: int) -> dict[int, int]:
+def factorint(n: int) -> dict[int, int]:
     """Prime -> exponent of ``n`` by trial division: moduli are small, and sympy's costs a third of a second to import.
 
-    >>> _factorint(12)
+    >>> factorint(12)
     {2: 2, 3: 1}
     """
     out: dict[int, int] = {}
@@ -67,6 +67,15 @@ def _factorint(n: int) -> dict[int, int]:
     if n > 1:
         out[n] = out.get(n, 0) + 1
     return out
+
+
+def is_prime(n: int) -> bool:
+    """Whether ``n`` is a prime (trial division, as :func:`factorint`).
+
+    >>> [k for k in range(12) if is_prime(k)]
+    [2, 3, 5, 7, 11]
+    """
+    return factorint(n) == {n: 1}
 
 
 def _valuation(values: np.ndarray, p: int, cap: int) -> np.ndarray:
@@ -125,7 +134,7 @@ class Span:
         gens = gens.reshape(-1, self.moduli.size) if gens.size else np.zeros((0, self.moduli.size), np.int64)
         primes: dict[int, list[tuple[int, int]]] = {}
         for i, m in enumerate(self.moduli.tolist()):
-            for p, a in _factorint(m).items():
+            for p, a in factorint(m).items():
                 primes.setdefault(p, []).append((i, a))
         self.parts: list[_PrimePart] = []
         for p, members in sorted(primes.items()):

@@ -33,8 +33,10 @@ from math import prod
 import numpy as np
 
 from hlavolamy.analysis.independent import generators, short_words
-from hlavolamy.analysis.membership import random_bsgs, structural_order
+from hlavolamy.analysis.membership import structural_order
 from hlavolamy.analysis.memo import memo, on_disk
+from hlavolamy.analysis.orbits import orbits
+from hlavolamy.analysis.schreier_sims import basic_orbits
 from hlavolamy.core.progress import CancelToken, ProgressCallback, Work, interruptible, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
@@ -343,46 +345,52 @@ def _new_chain(puzzle: Puzzle, turns: list[Turn], preferred: list[int], cancel: 
     return chain
 
 
+def _moving_generators(puzzle: Puzzle) -> np.ndarray:
+    """The moves that move something, as rows of an array (read as images: the same group)."""
+    identity = np.arange(puzzle.n_cells)
+    moving = [np.asarray(m) for m in puzzle.moves.values() if not np.array_equal(m, identity)]
+    return np.stack(moving) if moving else np.zeros((0, puzzle.n_cells), dtype=np.intp)
+
+
 def _sympy_group(puzzle: Puzzle):
     from sympy.combinatorics import Permutation, PermutationGroup
 
-    moving = [m for m in puzzle.moves.values() if not np.array_equal(m, np.arange(puzzle.n_cells))]
-    return PermutationGroup([Permutation(np.asarray(m).tolist()) for m in moving]) if moving else None
+    moving = _moving_generators(puzzle)
+    return PermutationGroup([Permutation(m.tolist()) for m in moving]) if len(moving) else None
 
 
 def _base_and_orbits(puzzle: Puzzle, preferred: list[int]) -> tuple[list[int], list[int]]:
-    """Schreier–Sims (sympy) with ``preferred`` as the base; points with a trivial basic orbit dropped.
+    """The basic orbits of the base ``preferred`` (every moved cell, :func:`_candidate_bases`); points with a
+    trivial basic orbit dropped.
 
     The basic orbits of a given base are the group's, whatever the strong
-    generators: randomized Schreier–Sims (seeded) finds them in a fraction
-    of the deterministic one's time (a 4x4x4: 0.13 s against 1.5 s of CPU; a
-    5x5x5: 0.5 s against 23 s), and reaching the structural upper bound of
-    the order proves its chain complete. Short of it, after
-    :data:`_RANDOM_PATIENCE` tries, the deterministic algorithm decides.
+    generators: randomized Schreier–Sims (seeded, on arrays:
+    :func:`~hlavolamy.analysis.schreier_sims.basic_orbits`) finds them in a
+    fraction of the deterministic one's time, and reaching the structural
+    upper bound of the order proves its chain complete. Short of it, after
+    :data:`_RANDOM_PATIENCE` tries, sympy's deterministic algorithm decides (a
+    4x4x4: 1.5 s of CPU, a 5x5x5 23 s; the randomized one 0.05 and 0.5 s).
     """
-    from sympy.combinatorics.util import (
-        _distribute_gens_by_base,
-        _orbits_transversals_from_bsgs,
-    )
-
-    group = _sympy_group(puzzle)
-    if group is None:
+    gens = _moving_generators(puzzle)
+    if not len(gens):
         return [], []
     bound, _ = structural_order(puzzle)
-    def basic_orbits(base: list[int], strong: list) -> list:
-        return _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong),
-                                              transversals_only=False)[0]
-
     for patience in _RANDOM_PATIENCE:
-        base, strong = random_bsgs(group, preferred, patience)
-        orbits = basic_orbits(base, strong)
-        if prod(len(o) for o in orbits) == bound:
-            break
-    else:
-        base, strong = group.schreier_sims_incremental(base=preferred)
-        orbits = basic_orbits(base, strong)
-    keep = [i for i, o in enumerate(orbits) if len(o) > 1]
-    return [int(base[i]) for i in keep], [len(orbits[i]) for i in keep]
+        basic = basic_orbits(gens, preferred, patience)
+        if prod(o.size for o in basic) == bound:
+            keep = [i for i, o in enumerate(basic) if o.size > 1]
+            return [int(preferred[i]) for i in keep], [int(basic[i].size) for i in keep]
+    return _deterministic_base_and_orbits(puzzle, preferred)
+
+
+def _deterministic_base_and_orbits(puzzle: Puzzle, preferred: list[int]) -> tuple[list[int], list[int]]:
+    """:func:`_base_and_orbits` by sympy's deterministic Schreier–Sims."""
+    from sympy.combinatorics.util import _distribute_gens_by_base, _orbits_transversals_from_bsgs
+
+    base, strong = _sympy_group(puzzle).schreier_sims_incremental(base=preferred)
+    basic = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong), transversals_only=False)[0]
+    keep = [i for i, o in enumerate(basic) if len(o) > 1]
+    return [int(base[i]) for i in keep], [len(basic[i]) for i in keep]
 
 
 def _candidate_bases(puzzle: Puzzle) -> list[list[int]]:
@@ -391,11 +399,10 @@ def _candidate_bases(puzzle: Puzzle) -> list[list[int]]:
     Which is best depends on the puzzle (on the 3x3x3, edges before corners
     saves about 25 moves per solve), so :func:`build_chain` tries them all.
     """
-    group = _sympy_group(puzzle)
-    if group is None:
+    moved = sorted((list(o) for o in orbits(puzzle)), key=lambda o: (len(o), o[0]))
+    if not moved:
         return [[]]
-    orbits = sorted((sorted(o) for o in group.orbits() if len(o) > 1), key=lambda o: (len(o), o[0]))
-    orders = list(itertools.permutations(orbits)) if len(orbits) <= 2 else [orbits, orbits[::-1]]
+    orders = list(itertools.permutations(moved)) if len(moved) <= 2 else [moved, moved[::-1]]
     out = []
     for ordered in orders:
         for backwards in (False, True):

@@ -22,6 +22,7 @@ import numpy as np
 from hlavolamy.analysis.blocks import PieceOrbit, pieces
 from hlavolamy.analysis.independent import generators
 from hlavolamy.analysis.invariants import CELL_PARITY, invariants, vectors
+from hlavolamy.analysis.modular import is_prime
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, reduce_power
@@ -186,7 +187,7 @@ def fix_parities_linear(problem: Problem, frozen: np.ndarray) -> list[Turn]:
     out: list[Turn] = []
     for p in live:
         rest = lcm // p
-        if not _is_prime(p) or rest % p == 0:
+        if not is_prime(p) or rest % p == 0:
             raise ValueError(f"linear parity fixing needs prime, pairwise coprime moduli, got {live}")
         cols = mod == p
         choice = _gfp_solve(vecs[:, cols] % p, (-target[cols]) % p, p)
@@ -198,10 +199,6 @@ def fix_parities_linear(problem: Problem, frozen: np.ndarray) -> list[Turn]:
             if power:
                 out.append(Turn(names[i], power))
     return out
-
-
-def _is_prime(n: int) -> bool:
-    return n >= 2 and all(n % d for d in range(2, int(n ** 0.5) + 1))
 
 
 def _gfp_solve(rows: np.ndarray, target: np.ndarray, p: int) -> np.ndarray | None:
