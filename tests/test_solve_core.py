@@ -186,12 +186,11 @@ def test_shipped_cubes_random_positions(name):
 
 def test_triple_search_setups_carry_the_triple():
     from hlavolamy.solve.macros.greedy import local_moves
-    from hlavolamy.solve.macros.targeted import TripleSearch
+    from hlavolamy.solve.macros.targeted import TripleSearch, TripleSteps
 
     puzzle = ring_and_swap(6)
     cells = np.arange(6)
-    gens, perms = local_moves(puzzle, cells)
-    search = TripleSearch(gens, perms, (0, 1, 2))
+    search = TripleSearch(TripleSteps(*local_moves(puzzle, cells)), (0, 1, 2))
     for target in [(3, 4, 5), (5, 0, 2), (2, 1, 0)]:
         assert search.reachable(*target)
         setup = search.setup(*target)

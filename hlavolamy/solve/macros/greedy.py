@@ -23,7 +23,7 @@ from hlavolamy.analysis.independent import generators
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, invert
-from hlavolamy.solve.macros.targeted import MAX_TRIPLES, TripleSearch
+from hlavolamy.solve.macros.targeted import MAX_TRIPLES, TripleSearch, TripleSteps
 from hlavolamy.solve.problem import Problem
 
 MAX_CANDIDATES = 200_000
@@ -54,7 +54,8 @@ class GroupTable:
     setup_words: list[list[Turn]]
     macro_locals: list[np.ndarray]
     searches: dict = field(default_factory=dict)
-    """Cached :class:`~hlavolamy.solve.macros.targeted.TripleSearch` per macro 3-cycle."""
+    """Cached :class:`~hlavolamy.solve.macros.targeted.TripleSearch` per macro 3-cycle, and under None the
+    :class:`~hlavolamy.solve.macros.targeted.TripleSteps` they share."""
 
     def word(self, k: int) -> list[Turn]:
         a = self.setup_words[self.setup[k]]
@@ -277,7 +278,10 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
                     cancel.check()
                 search = table.searches.get((m, a))
                 if search is None:
-                    search = table.searches[(m, a)] = TripleSearch(gens, perms, (a, b, c))
+                    steps = table.searches.get(None)
+                    if steps is None:
+                        steps = table.searches[None] = TripleSteps(gens, perms)
+                    search = table.searches[(m, a)] = TripleSearch(steps, (a, b, c))
                 for k in order_i:
                     if k != i and k != j and search.reachable(i, j, k):
                         options.append((search.depth(i, j, k), m, a, int(i), int(j), int(k)))
