@@ -97,11 +97,16 @@ def _moved_cells(structure: PieceStructure) -> list[int]:
     return sorted(c for o in structure.orbits for c in o)
 
 
+def _local_generators(puzzle: Puzzle, cells: list[int]) -> np.ndarray:
+    """The distinct moves restricted to ``cells`` (an orbit union), as rows of local indices."""
+    return distinct_generators(restrict(move_matrix(puzzle), cells, puzzle.n_cells))
+
+
 def _sympy_group(puzzle: Puzzle, cells: list[int]) -> PermutationGroup:
     """The moves restricted to ``cells`` (an orbit union) as a sympy group."""
     from sympy.combinatorics import Permutation, PermutationGroup
 
-    gens = distinct_generators(restrict(move_matrix(puzzle), cells, puzzle.n_cells))
+    gens = _local_generators(puzzle, cells)
     if not len(gens):
         return PermutationGroup([Permutation(list(range(len(cells))))])
     return PermutationGroup([Permutation(row.tolist()) for row in gens])
@@ -280,8 +285,7 @@ def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariant
     cells = sorted(c for i in po.orbits for c in structure.orbits[i])
     if len(cells) ** 3 // 2 > CHAIN_COST_LIMIT:
         return PieceOrbitOrder(bound, False, bound)
-    gens = distinct_generators(restrict(move_matrix(puzzle), cells, puzzle.n_cells))
-    if prod(o.size for o in basic_orbits(gens, range(len(cells)))) == bound:
+    if prod(o.size for o in basic_orbits(_local_generators(puzzle, cells), range(len(cells)))) == bound:
         return PieceOrbitOrder(bound, True, bound)
     if len(cells) <= LOCAL_SCHREIER_SIMS_LIMIT:
         return PieceOrbitOrder(int(_sympy_group(puzzle, cells).order()), True, bound)

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from hlavolamy.analysis.modular import is_prime
+from hlavolamy.analysis.unionfind import merge_pairs
 from hlavolamy.core import perm as P
 
 SEED = 0
@@ -143,22 +144,16 @@ def is_alt_sym(gens: np.ndarray, eps: float = 1e-9, seed: int = SEED) -> bool:
     """
     gens = np.asarray(gens, dtype=np.intp)
     n = gens.shape[1]
-    if n < 8 or not len(gens) or _orbit(gens, 0).size < n:
+    if n < 8 or not len(gens) or not _transitive(gens):
         return False
     share = (0.34 if n < 17 else 0.57) * math.log(2) / math.log(n)
     elements = RandomElements(gens, seed)
     return any(_has_jordan_cycle(elements.next()) for _ in range(int(-math.log(eps) / share)))
 
 
-def _orbit(gens: np.ndarray, point: int) -> np.ndarray:
-    seen = np.zeros(gens.shape[1], dtype=bool)
-    seen[point] = True
-    frontier = np.array([point])
-    while frontier.size:
-        images = np.unique(gens[:, frontier])
-        frontier = images[~seen[images]]
-        seen[frontier] = True
-    return np.flatnonzero(seen)
+def _transitive(gens: np.ndarray) -> bool:
+    points = np.arange(gens.shape[1])
+    return not merge_pairs(points, np.broadcast_to(points, gens.shape).ravel(), gens.ravel()).any()
 
 
 def _has_jordan_cycle(p: np.ndarray) -> bool:
