@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sympy.combinatorics import Permutation, PermutationGroup
 
-from hlavolamy.analysis.schreier_sims import basic_orbits, is_alt_sym
+from hlavolamy.analysis.schreier_sims import basic_orbits, complete_chain, is_alt_sym, random_chain, sift, strong_chain
 
 
 @st.composite
@@ -85,3 +85,42 @@ def test_jordan_on_named_groups():
     assert is_alt_sym(np.stack([rotation, three]))  # the alternating group (n odd: the rotation is even)
     assert not is_alt_sym(np.stack([rotation, reflection]))  # dihedral
     assert not is_alt_sym(np.stack([swap, three]))  # not transitive
+
+
+@settings(max_examples=40, deadline=None)
+@given(generators(), st.data())
+def test_chains_sift_members_to_the_identity_and_others_not(gens, data):
+    """A randomized chain and the chain of sympy's strong generators decide membership as sympy does."""
+    n = gens.shape[1]
+    group = _sympy(gens)
+    base, strong = group.schreier_sims_incremental(base=list(range(n)))
+    from_strong = strong_chain(np.array([p.array_form for p in strong]), base)
+    randomized = random_chain(gens, range(n), patience=40)
+    assert prod(level.points.size for level in from_strong) == group.order()
+    for _ in range(5):
+        perm = np.array(data.draw(st.permutations(range(n))))
+        member = group.contains(Permutation(perm.tolist()))
+        for levels in (from_strong, randomized):
+            depth, rest = sift(levels, perm)
+            assert (depth == len(levels) and np.array_equal(rest, np.arange(n))) == member
+
+
+@settings(max_examples=60, deadline=None)
+@given(generators())
+def test_an_impatient_chain_completed_has_the_groups_order(gens):
+    """A randomized chain stopped after one quiet sift is often short; the deterministic test completes it."""
+    n = gens.shape[1]
+    levels = complete_chain(random_chain(gens, range(n), patience=1))
+    assert prod(level.points.size for level in levels) == _sympy(gens).order()
+
+
+def test_a_group_smaller_than_its_pieces_allow_gets_its_order():
+    """The rashkey's six-piece orbit moves as a group of 120 (its bound, every arrangement: 720)."""
+    from pathlib import Path
+
+    from hlavolamy.analysis.membership import piece_orbit_orders
+    from hlavolamy.core.fileformat import load_puzzle
+
+    puzzle = load_puzzle(Path(__file__).parent.parent / "puzzles" / "rashkey.json").puzzle
+    orders = [(o.order, o.exact, o.full) for o in piece_orbit_orders(puzzle)]
+    assert (120, True, 720) in orders

@@ -5,8 +5,8 @@ own group (exact by Jordan's theorem when its pieces move as an alternating
 or symmetric group, by Schreier–Sims when small, else bounded by "every
 arrangement and turn its invariants allow"), combined under the invariants.
 Up to :data:`EXACT_CELL_LIMIT` moved cells (and an estimated chain size of
-:data:`CHAIN_COST_LIMIT`) a randomized Schreier–Sims
-(sympy) builds a stabiliser chain; its order never exceeds the group's, so
+:data:`CHAIN_COST_LIMIT`) a randomized Schreier–Sims (on arrays,
+:mod:`~hlavolamy.analysis.schreier_sims`) builds a stabiliser chain; its order never exceeds the group's, so
 reaching the bound proves the chain complete — a 6x6x6 in about two
 seconds, where deterministic Schreier–Sims takes minutes. The chain then
 answers membership exactly by sifting. Bigger puzzles get the structural
@@ -16,6 +16,7 @@ invariants is always certain.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import factorial, prod
 from typing import TYPE_CHECKING
@@ -28,17 +29,17 @@ from hlavolamy.analysis.invariants import CELL_PARITY, Invariants, invariants, v
 from hlavolamy.analysis.memo import memo, on_disk
 from hlavolamy.analysis.modular import Span
 from hlavolamy.analysis.orbits import distinct_generators, format_cells, move_matrix, restrict
-from hlavolamy.analysis.schreier_sims import basic_orbits, is_alt_sym
+from hlavolamy.analysis.schreier_sims import Level, complete_chain, is_alt_sym, random_chain, sift, strong_chain
 from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, interruptible, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 
-if TYPE_CHECKING:  # sympy is imported where a group is built: it takes a third of a second
+if TYPE_CHECKING:  # sympy is imported only where its deterministic algorithm runs: it takes a quarter of a second
     from sympy.combinatorics import Permutation, PermutationGroup
 
 __all__ = ["GroupOrder", "PieceOrbitOrder", "Reachability", "StabiliserChain", "check_state", "group_order",
-           "in_group", "piece_orbit_orders", "random_bsgs", "stabiliser_chain", "state_from_colours",
+           "in_group", "piece_orbit_orders", "stabiliser_chain", "state_from_colours",
            "structural_order", "structure_violations",
            "whole_group"]  # state_from_colours lives in colours.py; re-exported for callers that check and set positions
 
@@ -56,7 +57,7 @@ RANDOM_ATTEMPTS = 3
 """Randomized Schreier–Sims runs (each more patient) before falling back to the deterministic one."""
 
 LOCAL_SCHREIER_SIMS_LIMIT = 64
-"""Most cells of one piece orbit whose group order is found by Schreier–Sims."""
+"""Most cells of one piece orbit whose group order is found by deterministic Schreier–Sims."""
 
 
 @dataclass(frozen=True)
@@ -114,67 +115,46 @@ def _sympy_group(puzzle: Puzzle, cells: list[int]) -> PermutationGroup:
 
 @dataclass(frozen=True)
 class StabiliserChain:
-    """A base and strong generating set of the group on the moved ``cells`` (local indices 0..len-1)."""
+    """A stabiliser chain of the group on the moved ``cells`` (local indices 0..len-1): per level of its base
+    the basic orbit and a transversal element for each point (:class:`~hlavolamy.analysis.schreier_sims.Level`;
+    levels whose orbit is the base point alone left out)."""
 
     cells: np.ndarray
-    base: list[int]
-    orbits: list[list[int]]
-    transversals: list[dict]
+    levels: list[Level]
+
+    @property
+    def base(self) -> list[int]:
+        return [level.point for level in self.levels]
 
     @property
     def order(self) -> int:
-        return prod(len(o) for o in self.orbits)
+        return prod(level.points.size for level in self.levels)
 
     def contains(self, perm: np.ndarray) -> bool:
         """Membership of a puzzle permutation that keeps the moved cells among themselves (sifting)."""
-        from sympy.combinatorics import Permutation
-        from sympy.combinatorics.util import _strip
-
         index = np.full(perm.size, -1, dtype=np.int64)
         index[self.cells] = np.arange(self.cells.size)
-        rest, level = _strip(Permutation(index[perm[self.cells]].tolist()), self.base, self.orbits, self.transversals)
-        return level == len(self.base) + 1 and rest.is_Identity
+        depth, rest = sift(self.levels, index[perm[self.cells]])
+        return depth == len(self.levels) and bool(np.array_equal(rest, np.arange(rest.size)))
+
+    def element(self, choose: Callable[[list[int]], int]) -> np.ndarray:
+        """The group element (local images) made of one transversal element per level, the point of each picked
+        by ``choose`` from the level's sorted orbit: every element is one such product, so picking uniformly
+        draws a uniform element."""
+        element = np.arange(self.cells.size)
+        for level in reversed(self.levels):
+            element = level.forward[level.where[choose(sorted(level.points.tolist()))]][element]
+        return element
+
+
+def _nontrivial(cells: list[int], levels: list[Level]) -> StabiliserChain:
+    return StabiliserChain(np.array(cells, dtype=np.int64), [level for level in levels if level.points.size > 1])
 
 
 def stabiliser_chain(cells: list[int], base: list[int], strong: list[Permutation]) -> StabiliserChain:
-    """The chain of a base and strong generating set of the group on ``cells`` (local indices)."""
-    from sympy.combinatorics.util import _distribute_gens_by_base, _orbits_transversals_from_bsgs
-
-    orbits, transversals = _orbits_transversals_from_bsgs(base, _distribute_gens_by_base(base, strong))
-    return StabiliserChain(np.array(cells, dtype=np.int64), list(base), [list(o) for o in orbits], transversals)
-
-
-RANDOM_SEED = 0
-"""Seed of sympy's product replacement in :func:`random_bsgs`: the same chain, and the same work, every run."""
-
-
-def random_bsgs(group: PermutationGroup, base: list[int] | None = None,
-                patience: int = 10) -> tuple[list[int], list[Permutation]]:
-    """A base (extending ``base``) and strong generators by randomized Schreier–Sims, seeded.
-
-    Its order is at most the group's, equal with probability at least
-    ``1 - 2**-patience``: a caller proves it against a bound. Far cheaper
-    than the deterministic algorithm (a 5x5x5: 0.5 s of CPU against 23 s).
-    sympy draws from its module's generator, so that generator is seeded
-    for the call and given back its state after. sympy's randomized version
-    fails on groups whose base is a single point; such a group has at most
-    ``degree`` elements, so the deterministic algorithm is instant there.
-    """
-    from sympy.core.random import rng
-
-    state = rng.getstate()
-    rng.seed(RANDOM_SEED)
-    try:
-        return group.schreier_sims_random(base=base, consec_succ=patience)
-    except IndexError:
-        return group.schreier_sims_incremental(base=base)
-    finally:
-        rng.setstate(state)
-
-
-def _random_chain(cells: list[int], group: PermutationGroup, patience: int = 10) -> StabiliserChain:
-    """A stabiliser chain by randomized Schreier–Sims (its order is at most the group's)."""
-    return stabiliser_chain(cells, *random_bsgs(group, patience=patience))
+    """The chain of a base and strong generating set (sympy's) of the group on ``cells`` (local indices)."""
+    rows = np.array([p.array_form for p in strong], dtype=np.intp).reshape(len(strong), len(cells))
+    return _nontrivial(cells, strong_chain(rows, base))
 
 
 def whole_group(puzzle: Puzzle, cancel: CancelToken | None = None) -> StabiliserChain | None:
@@ -194,16 +174,17 @@ def _whole_group(puzzle: Puzzle, cancel: CancelToken | None) -> StabiliserChain 
     if not cells or len(cells) > EXACT_CELL_LIMIT or cost > CHAIN_COST_LIMIT:
         return None
     bound, _ = structural_order(puzzle)
-    group = _sympy_group(puzzle, cells)
-    with interruptible(cancel):  # sympy's Schreier–Sims takes no token
+    gens = _local_generators(puzzle, cells)
+    with interruptible(cancel):  # neither Schreier–Sims takes a token
         for attempt in range(1, RANDOM_ATTEMPTS + 1):
-            chain = _random_chain(cells, group, 10 * attempt)
+            chain = _nontrivial(cells, random_chain(gens, range(len(cells)), 10 * attempt, seed=attempt))
             if chain.order == bound:
                 return chain
             if chain.order > bound:
                 raise AssertionError(f"stabiliser chain of order {chain.order} exceeds the structural bound {bound}")
         if len(cells) > DETERMINISTIC_CELL_LIMIT:
             return None
+        group = _sympy_group(puzzle, cells)
         group.schreier_sims()
     return stabiliser_chain(cells, group.base, group.strong_gens)
 
@@ -274,8 +255,10 @@ def pieces_alt_sym_order(po: PieceOrbit) -> int | None:
 
 def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariants, j: int) -> PieceOrbitOrder:
     """Pieces without orientation that move as an alternating or symmetric group are settled by
-    Jordan's theorem; otherwise a randomized chain (numpy's, :func:`~hlavolamy.analysis.schreier_sims.basic_orbits`)
-    that reaches the full-pieces bound proves it, and small orbits get deterministic Schreier–Sims (sympy's)."""
+    Jordan's theorem; otherwise a randomized chain (:func:`~hlavolamy.analysis.schreier_sims.random_chain`)
+    that reaches the full-pieces bound proves it, and small orbits get it completed by the deterministic test
+    (:func:`~hlavolamy.analysis.schreier_sims.complete_chain`: a rashkey's six pieces move as a group of 120,
+    not 720)."""
     po = structure.piece_orbits[j]
     bound = _full_pieces_order(puzzle, structure, inv, j)
     if len(po.orientation_group) == 1:
@@ -285,10 +268,11 @@ def _piece_orbit_order(puzzle: Puzzle, structure: PieceStructure, inv: Invariant
     cells = sorted(c for i in po.orbits for c in structure.orbits[i])
     if len(cells) ** 3 // 2 > CHAIN_COST_LIMIT:
         return PieceOrbitOrder(bound, False, bound)
-    if prod(o.size for o in basic_orbits(_local_generators(puzzle, cells), range(len(cells)))) == bound:
+    levels = random_chain(_local_generators(puzzle, cells), range(len(cells)))
+    if prod(level.points.size for level in levels) == bound:
         return PieceOrbitOrder(bound, True, bound)
     if len(cells) <= LOCAL_SCHREIER_SIMS_LIMIT:
-        return PieceOrbitOrder(int(_sympy_group(puzzle, cells).order()), True, bound)
+        return PieceOrbitOrder(prod(level.points.size for level in complete_chain(levels)), True, bound)
     return PieceOrbitOrder(bound, False, bound)
 
 

@@ -55,9 +55,10 @@ class RandomElements:
         return self.accumulator.copy()
 
 
-class _Level:
+class Level:
     """One base point's basic orbit: its points, and per point a transversal element ``u`` (``u[base] = point``)
-    with its inverse, grown as strong generators come."""
+    with its inverse (rows of :attr:`forward` and :attr:`backward`, in the order of :attr:`points`), grown as
+    strong generators come."""
 
     def __init__(self, point: int, n: int):
         self.point = point
@@ -96,7 +97,13 @@ class _Level:
 
 def basic_orbits(gens: np.ndarray, base: Iterable[int], patience: int = 10, seed: int = SEED) -> list[np.ndarray]:
     """The basic orbits of ``base`` (it must hold every point the generators, rows of an array, move) by
-    randomized Schreier–Sims.
+    randomized Schreier–Sims (:func:`random_chain`)."""
+    return [level.points for level in random_chain(gens, base, patience, seed)]
+
+
+def random_chain(gens: np.ndarray, base: Iterable[int], patience: int = 10, seed: int = SEED) -> list[Level]:
+    """A stabiliser chain of the group ``gens`` (rows of an array) generate, one level per point of ``base`` (it
+    must hold every point they move), by randomized Schreier–Sims.
 
     Random elements are sifted through the levels; one that does not sift to
     the identity becomes a strong generator of the levels whose base points it
@@ -105,33 +112,102 @@ def basic_orbits(gens: np.ndarray, base: Iterable[int], patience: int = 10, seed
     probability at least ``1 - 2**-patience``, and never more.
     """
     gens = np.asarray(gens, dtype=np.intp)
-    n = gens.shape[1]
-    levels = [_Level(int(b), n) for b in base]
-    identity = np.arange(n, dtype=np.intp)
-    moved = np.flatnonzero(np.any(gens != identity, axis=0))
+    levels = _levels(gens, base)
+    moved = np.flatnonzero(np.any(gens != np.arange(gens.shape[1]), axis=0))
     if np.any(np.isin(moved, [level.point for level in levels], invert=True)):
         raise ValueError("the base must hold every point the generators move")
     for g in gens:
-        _strengthen(levels, g, identity)
+        _strengthen(levels, g)
     elements = RandomElements(gens, seed) if len(gens) else None
     quiet = 0
     while elements is not None and quiet < patience:
-        quiet = quiet + 1 if _strengthen(levels, elements.next(), identity) else 0
-    return [level.points for level in levels]
+        quiet = quiet + 1 if _strengthen(levels, elements.next()) else 0
+    return levels
 
 
-def _strengthen(levels: list[_Level], element: np.ndarray, identity: np.ndarray) -> bool:
-    """Sift ``element``; True if it reached the identity, else its residue became a strong generator."""
+def strong_chain(strong: np.ndarray, base: Iterable[int]) -> list[Level]:
+    """The stabiliser chain of a base and a strong generating set for it (rows of an array, as from sympy's
+    deterministic Schreier–Sims): each level closed under the strong generators that fix the base points
+    before it."""
+    strong = np.asarray(strong, dtype=np.intp)
+    levels = _levels(strong, base)
     for depth, level in enumerate(levels):
-        if np.array_equal(element, identity):
-            return True
+        fixing = np.all(strong[:, [upper.point for upper in levels[:depth]]] == [upper.point for upper in
+                                                                                    levels[:depth]], axis=1)
+        for g in strong[fixing]:
+            level.add(g)
+    return levels
+
+
+def _levels(gens: np.ndarray, base: Iterable[int]) -> list[Level]:
+    return [Level(int(b), gens.shape[1]) for b in base]
+
+
+def sift(levels: list[Level], element: np.ndarray) -> tuple[int, np.ndarray]:
+    """``element`` divided level by level by the transversal element for its image of each base point: (the
+    levels passed, the residue). A member of the chain's group passes them all and leaves the identity."""
+    for depth, level in enumerate(levels):
         row = level.where[element[level.point]]
         if row < 0:
-            for upper in levels[:depth + 1]:  # the residue fixes the base points above: it is in their stabilisers
-                upper.add(element)
-            return False
+            return depth, element
         element = level.backward[row][element]
-    return True
+    return len(levels), element
+
+
+def complete_chain(levels: list[Level]) -> list[Level]:
+    """Make a chain complete (deterministic Schreier–Sims): every Schreier generator of every level, ``u_p``
+    then a strong generator ``s`` then ``u_{s(p)}`` undone, sifts through the levels below it to the
+    identity; the first residue that does not becomes a strong generator and the test goes on from the deepest
+    level it reached. Then the chain's order is the group's, proven (for small groups: its cost is every orbit
+    point times every strong generator, in numpy a level's generators at once)."""
+    j = len(levels) - 1
+    while j >= 0:
+        failed = _failing_schreier_generator(levels, j)
+        if failed is None:
+            j -= 1
+            continue
+        depth, residue = failed  # it fixes the base points of levels 0..j+depth
+        for upper in levels[:j + depth + 2]:
+            upper.add(residue)
+        j = min(j + depth + 1, len(levels) - 1)
+    return levels
+
+
+def _failing_schreier_generator(levels: list[Level], j: int) -> tuple[int, np.ndarray] | None:
+    """(levels passed below ``j``, residue) of the first Schreier generator of level ``j`` not sifting to the
+    identity through the levels below it, or None."""
+    level, below = levels[j], levels[j + 1:]
+    for s in list(level.gens):
+        schreier = np.take_along_axis(level.backward[level.where[s[level.points]]], s[level.forward], axis=1)
+        depth, residue = sift_all(below, schreier)
+        bad = np.flatnonzero((depth < len(below)) | np.any(residue != np.arange(residue.shape[1]), axis=1))
+        if bad.size:
+            return int(depth[bad[0]]), residue[bad[0]]
+    return None
+
+
+def sift_all(levels: list[Level], elements: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`sift` of each row of ``elements`` at once: (levels passed per row, residues)."""
+    elements = elements.copy()
+    depth = np.full(elements.shape[0], len(levels))
+    active = np.arange(elements.shape[0])
+    for k, level in enumerate(levels):
+        rows = level.where[elements[active, level.point]]
+        stopped = rows < 0
+        depth[active[stopped]] = k
+        active, rows = active[~stopped], rows[~stopped]
+        elements[active] = np.take_along_axis(level.backward[rows], elements[active], axis=1)
+    return depth, elements
+
+
+def _strengthen(levels: list[Level], element: np.ndarray) -> bool:
+    """Sift ``element``; True if it reached the identity, else its residue became a strong generator."""
+    depth, residue = sift(levels, element)
+    if depth == len(levels):
+        return True  # the base holds every moved point: the residue fixes them all
+    for upper in levels[:depth + 1]:  # the residue fixes the base points above: it is in their stabilisers
+        upper.add(residue)
+    return False
 
 
 def is_alt_sym(gens: np.ndarray, eps: float = 1e-9, seed: int = SEED) -> bool:
@@ -161,4 +237,5 @@ def _has_jordan_cycle(p: np.ndarray) -> bool:
     return any(n / 2 < length < n - 2 and is_prime(length) for length in P.cycle_type(p))
 
 
-__all__ = ["SEED", "RandomElements", "basic_orbits", "is_alt_sym"]
+__all__ = ["SEED", "Level", "RandomElements", "basic_orbits", "complete_chain", "is_alt_sym", "random_chain", "sift",
+           "sift_all", "strong_chain"]

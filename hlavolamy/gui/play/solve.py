@@ -62,16 +62,9 @@ def random_position(puzzle: Puzzle, seed: int, cancel: CancelToken | None = None
         why = "blockings: the positions are not a group" if puzzle.blockings else "the group is too big to sample exactly"
         turns = random_scramble(puzzle, RANDOM_WALK, rng)
         return State.solved(puzzle).apply(turns), f"a random walk of {RANDOM_WALK} legal turns ({why})"
-    element = None
-    for level in reversed(range(len(chain.base))):
-        point = rng.choice(sorted(chain.transversals[level]))
-        factor = chain.transversals[level][point]
-        element = factor if element is None else element * factor
     cells = np.asarray(chain.cells, dtype=np.int64)
     perm = np.arange(puzzle.n_cells)
-    if element is not None:
-        local = np.asarray(element.array_form + list(range(len(element.array_form), cells.size)), dtype=np.int64)
-        perm[cells] = cells[local]
+    perm[cells] = cells[chain.element(rng.choice)]
     return State(puzzle, perm), f"uniform over all {chain.order:,} positions"
 
 
