@@ -131,10 +131,9 @@ def strong_chain(strong: np.ndarray, base: Iterable[int]) -> list[Level]:
     before it."""
     strong = np.asarray(strong, dtype=np.intp)
     levels = _levels(strong, base)
+    points = [level.point for level in levels]
     for depth, level in enumerate(levels):
-        fixing = np.all(strong[:, [upper.point for upper in levels[:depth]]] == [upper.point for upper in
-                                                                                    levels[:depth]], axis=1)
-        for g in strong[fixing]:
+        for g in strong[np.all(strong[:, points[:depth]] == points[:depth], axis=1)]:
             level.add(g)
     return levels
 
