@@ -299,3 +299,23 @@ def test_a_cancelled_stage_leaves_the_search_to_be_started_afresh(monkeypatch):
     assert analysis_cache(puzzle).library_search.broken
     assert commutators.small_support_macros(puzzle, complete=True) == commutators.small_support_macros(
         fresh_rubik3(monkeypatch), complete=True)
+
+
+def test_groups_whose_3_cycles_are_long_get_a_local_search_too():
+    """The global stages' caps can miss short words that only a few moves make: a 6x6x6's corners get only long
+    3-cycles from them, and the local search of that group finds short ones (on a Santa 8x8x8's wings: 18 turns
+    -> 8, its answers a third shorter)."""
+    from hlavolamy.plugins.manager import PluginHost
+    from tests.test_cubes import REPO
+
+    cube6 = PluginHost([REPO / "plugins"], entry_points=False).geometry("cubes").build(size=6)
+    search = commutators.LibrarySearch(cube6, commutators.LIBRARY_WORK)
+    search.run(len(search.stages), None, None)
+    assert search._long(search.pool.kept()) == [0]
+    library, _ = search.finish(True, None, None)
+    assert search._long(library) == []
+    assert min(len(m.turns) for m in library
+               if m.kind in ("3-cycle", "piece 3-cycle") and search.group_of[m.cells[0]] == 0) <= 8
+    for m in library:
+        if m.kind in LIBRARY_KINDS:
+            check_macro(cube6, m)

@@ -55,6 +55,9 @@ LIBRARY_WORK = 2e10
 stages: what the 20 s they had allowed, though the fixed caps below end them first on most puzzles."""
 _LOCAL_WORK = 1e10
 """Work of the local search of one group of orbits that the global search left without 3-cycles (was 10 s)."""
+LOCAL_LONGER = 12
+"""Groups whose cheapest 3-cycle is longer than this many turns also get a local search (see
+:meth:`LibrarySearch.finish`)."""
 _CELL_UNITS = 4
 """Work units per commutator cell computed in a numpy batch (~4 ns each on an idle core)..."""
 _OFFER_UNITS = 20_000
@@ -199,7 +202,12 @@ class LibrarySearch:
 
     def finish(self, complete: bool, cancel: CancelToken | None,
                progress: ProgressCallback | None) -> tuple[list[Macro], bool]:
-        """The rest of the stages: the library, and whether every group without 3-cycles was searched locally."""
+        """The rest of the stages: the library, and whether every group without 3-cycles was searched locally.
+
+        Then groups whose cheapest 3-cycle is long (:data:`LOCAL_LONGER`) are searched locally too, while the
+        budget lasts: the global stages' caps can miss a short word that only a few moves make (a 8x8x8's
+        wings got 18-turn 3-cycles from the powers stage where a local search finds 8-turn ones).
+        """
         self.run(len(self.stages), cancel, progress)
         self.broken = True  # the pool takes the local searches and twists: no quick library after them
         pool, searched_all = self.pool, True
@@ -207,9 +215,25 @@ class LibrarySearch:
             if not complete and pool.work.over(self.until(1.0)):
                 searched_all = False
                 continue
-            pool.add_local(g, self.structure.piece_orbits[g].piece_size, pool.work.spent + _LOCAL_WORK, cancel)
-            report(progress, 0.9, f"local search for group {g + 1} of {len(self.structure.piece_orbits)}")
+            self._local(g, cancel, progress)
+        for g in self._long(pool.kept()):
+            if pool.work.over(self.until(1.0)):
+                break
+            self._local(g, cancel, progress)
         return self._with_twists(pool, cancel), searched_all
+
+    def _local(self, g: int, cancel: CancelToken | None, progress: ProgressCallback | None) -> None:
+        self.pool.add_local(g, self.structure.piece_orbits[g].piece_size, self.pool.work.spent + _LOCAL_WORK, cancel)
+        report(progress, 0.9, f"local search for group {g + 1} of {len(self.structure.piece_orbits)}")
+
+    def _long(self, kept: list[Macro]) -> list[int]:
+        """Groups whose cheapest 3-cycle (or piece 3-cycle) is longer than :data:`LOCAL_LONGER` turns, in order."""
+        cheapest: dict[int, int] = {}
+        for m in kept:
+            if m.kind in ("3-cycle", "piece 3-cycle"):
+                g = int(self.group_of[m.cells[0]])
+                cheapest[g] = min(cheapest.get(g, len(m.turns)), len(m.turns))
+        return [g for g, length in sorted(cheapest.items()) if length > LOCAL_LONGER]
 
     def _too_many(self, groups: list[int], cells: int) -> bool:
         """The ``groups`` hold more than ``cells`` cells."""
