@@ -205,7 +205,7 @@ class LibrarySearch:
         """The rest of the stages: the library, and whether every group without 3-cycles was searched locally.
 
         Then groups whose cheapest 3-cycle is long (:data:`LOCAL_LONGER`) are searched locally too, while the
-        budget lasts: the global stages' caps can miss a short word that only a few moves make (a 8x8x8's
+        budget lasts: the global stages' caps can miss a short word that only a few moves make (an 8x8x8's
         wings got 18-turn 3-cycles from the powers stage where a local search finds 8-turn ones).
         """
         self.run(len(self.stages), cancel, progress)
@@ -226,24 +226,27 @@ class LibrarySearch:
         self.pool.add_local(g, self.structure.piece_orbits[g].piece_size, self.pool.work.spent + _LOCAL_WORK, cancel)
         report(progress, 0.9, f"local search for group {g + 1} of {len(self.structure.piece_orbits)}")
 
-    def _long(self, kept: list[Macro]) -> list[int]:
-        """Groups whose cheapest 3-cycle (or piece 3-cycle) is longer than :data:`LOCAL_LONGER` turns, in order."""
-        cheapest: dict[int, int] = {}
-        for m in kept:
-            if m.kind in ("3-cycle", "piece 3-cycle"):
-                g = int(self.group_of[m.cells[0]])
-                cheapest[g] = min(cheapest.get(g, len(m.turns)), len(m.turns))
-        return [g for g, length in sorted(cheapest.items()) if length > LOCAL_LONGER]
-
     def _too_many(self, groups: list[int], cells: int) -> bool:
         """The ``groups`` hold more than ``cells`` cells."""
         return sum(self.structure.piece_orbits[g].cells.size for g in groups) > cells
 
     def _lacking(self, kept: list[Macro]) -> list[int]:
         """Groups (piece orbits) without a 3-cycle or piece 3-cycle among ``kept``, in order."""
-        have = {(m.kind, int(self.group_of[m.cells[0]])) for m in kept}
-        return [g for g in range(len(self.structure.piece_orbits))
-                if ("3-cycle", g) not in have and ("piece 3-cycle", g) not in have]
+        cheapest = self._cheapest(kept)
+        return [g for g in range(len(self.structure.piece_orbits)) if g not in cheapest]
+
+    def _long(self, kept: list[Macro]) -> list[int]:
+        """Groups whose cheapest 3-cycle (or piece 3-cycle) is longer than :data:`LOCAL_LONGER` turns, in order."""
+        return [g for g, length in sorted(self._cheapest(kept).items()) if length > LOCAL_LONGER]
+
+    def _cheapest(self, kept: list[Macro]) -> dict[int, int]:
+        """Turns of each group's cheapest 3-cycle or piece 3-cycle among ``kept`` (groups without one left out)."""
+        cheapest: dict[int, int] = {}
+        for m in kept:
+            if m.kind in ("3-cycle", "piece 3-cycle"):
+                g = int(self.group_of[m.cells[0]])
+                cheapest[g] = min(cheapest.get(g, len(m.turns)), len(m.turns))
+        return cheapest
 
     def _with_twists(self, pool: _Pool, cancel: CancelToken | None) -> list[Macro]:
         result = pool.kept()
