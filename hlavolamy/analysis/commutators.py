@@ -46,6 +46,8 @@ from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, invert
 
 LIBRARY_KINDS = ("3-cycle", "piece 3-cycle", "twist", "double transposition")
+CYCLE_KINDS = LIBRARY_KINDS[:2]
+"""The kinds that make a group solvable by macros: 3-cycles of cells or of whole pieces."""
 _KEEP_PER_KIND = 12
 """Macros of one kind kept per group: several, so each solving step can use the cheapest."""
 _BATCH_CELLS = 1_000_000
@@ -244,7 +246,7 @@ class LibrarySearch:
         """Turns of each group's cheapest 3-cycle or piece 3-cycle among ``kept`` (groups without one left out)."""
         cheapest: dict[int, int] = {}
         for m in kept:
-            if m.kind in ("3-cycle", "piece 3-cycle"):
+            if m.kind in CYCLE_KINDS:
                 g = int(self.group_of[m.cells[0]])
                 cheapest[g] = min(cheapest.get(g, len(m.turns)), len(m.turns))
         return cheapest

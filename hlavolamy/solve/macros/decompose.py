@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hlavolamy.analysis.commutators import (
+    CYCLE_KINDS,
     Macro,
     quick_library,
     remember_recent,
@@ -139,7 +140,7 @@ def _make_plan(puzzle: Puzzle, macros: list[Macro], cancel: CancelToken | None,
     tables: list[GroupTable | None] = []
     frozen = []
     per_group = max(2_000, min(MAX_CANDIDATES, ALL_CANDIDATES // max(1, len(groups))))
-    cycled = {int(group_of[m.cells[0]]) for m in macros if m.kind in ("3-cycle", "piece 3-cycle")}
+    cycled = {int(group_of[m.cells[0]]) for m in macros if m.kind in CYCLE_KINDS}
     moved = int(np.count_nonzero(group_of >= 0))
     for g, cells in enumerate(groups):
         own = [m.turns for m in macros if all(group_of[c] == g for c in m.cells)]
