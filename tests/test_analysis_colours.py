@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from analysis_helpers import as_perm, bfs_group, cube, piece_puzzles
 from hlavolamy.analysis.blocks import pieces
-from hlavolamy.analysis.colours import assign_colours, state_from_colours
+from hlavolamy.analysis.colours import assign_colours, colours_tell_pieces, state_from_colours
 from hlavolamy.analysis.membership import check_state
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.errors import PuzzleError, UnreachableError
@@ -110,3 +110,25 @@ def test_identical_centres_of_a_4x4x4_are_interchangeable() -> None:
         assert np.array_equal(state.colour_ids(), target)
         verdict = check_state(p, state)
         assert verdict.reachable and verdict.exact
+
+
+@settings(max_examples=25, deadline=None)
+@given(piece_puzzles())
+def test_colours_that_tell_pieces_apart_show_one_position_only(p: Puzzle) -> None:
+    group = bfs_group(p)
+    structure = pieces(p)
+    moved = np.flatnonzero(np.any(np.stack([m != np.arange(p.n_cells) for m in p.moves.values()]), axis=0))
+    if colours_tell_pieces(structure, p.colour_ids, moved):
+        showing = [k for k in group if np.array_equal(p.colour_ids[as_perm(k)], p.colour_ids)]
+        assert showing == [np.arange(p.n_cells, dtype=np.int32).tobytes()]
+
+
+def test_a_4x4x4s_wings_are_told_apart_by_colours_its_centres_are_not() -> None:
+    p = cube(4)
+    structure = pieces(p)
+    sizes = {po.piece_size: po for po in structure.piece_orbits}
+    wings, corners = sizes[2].cells.ravel(), sizes[3].cells.ravel()
+    centres = np.setdiff1d(np.arange(p.n_cells), np.concatenate([wings, corners]))
+    assert colours_tell_pieces(structure, p.colour_ids, wings)
+    assert colours_tell_pieces(structure, p.colour_ids, corners)
+    assert not colours_tell_pieces(structure, p.colour_ids, centres)

@@ -86,6 +86,65 @@ def test_wider_beams_only_ever_shorten_the_groups_answer(rubik3):
     assert widened.is_solved() and widened.answer_length() <= first.answer_length()
 
 
+def test_a_group_whose_colours_tell_its_pieces_apart_is_searched_exactly():
+    from tests.analysis_helpers import cube
+
+    puzzle = cube(4)
+    plan = paired_plan(puzzle)
+    cells = plan.groups[searched_group(plan)]  # the wings: 24 pieces, 24 ordered colour pairs
+    colours = np.asarray(puzzle.colour_ids)[scrambled(puzzle, 60, 5).perm]
+    problem = Problem.from_input(puzzle, colours)
+    problem.cast_shadow()
+    sub = ring_problem(problem, cells)
+    assert sub.exact and np.array_equal(np.sort(sub.goal), np.arange(sub.goal.size))
+    # every searched cell holds the piece that shows its colour there
+    assert np.array_equal(puzzle.colour_ids[cells[sub.labels[: cells.size]]], colours[cells])
+
+
+def test_groups_as_dear_whose_colours_tell_pieces_apart_are_searched_together():
+    from hlavolamy.solve.strategies.insertion import turns_per_cell
+    from hlavolamy.solve.strategies.search_first import searched_cells
+    from tests.analysis_helpers import cube
+
+    five = cube(5, centre_slices=True)  # middle edges and wings: 1.33 turns a cell each
+    plan = paired_plan(five)
+    dearest = plan.groups[searched_group(plan)]
+    cells = searched_cells(plan, Problem.from_input(five, np.asarray(five.colour_ids)))
+    dear = [g for g, t in zip(plan.groups, plan.tables) if t is not None
+            and turns_per_cell(t) == turns_per_cell(plan.tables[searched_group(plan)])]
+    assert len(dear) == 2 and cells.size == sum(g.size for g in dear) > dearest.size
+    assert np.array_equal(cells, np.sort(np.concatenate(dear)))
+    # exact positions tell every piece apart too; a 4x4x4's corners are cheaper than its wings: alone
+    four = cube(4)
+    plan = paired_plan(four)
+    cells = searched_cells(plan, Problem.from_input(four, State.solved(four)))
+    assert np.array_equal(cells, np.sort(plan.groups[searched_group(plan)]))
+
+
+def test_a_beam_that_misses_the_goal_is_followed_by_a_wider_one(rubik3, monkeypatch):
+    from hlavolamy.core.progress import CancelToken
+    from hlavolamy.solve.strategies import search_first
+    from hlavolamy.solve.strategies.beam import beam
+
+    widths = []
+
+    def first_misses(trial, *, width, work, partial, cancel, shorter_than):
+        widths.append(width)
+        if width == search_first.WIDTH:  # the closest position only: one turn played
+            trial.play(trial.puzzle.parse(next(iter(trial.puzzle.moves))))
+            work.spend(work.units / 4)
+            return
+        beam(trial, width=width, work=work, partial=partial, cancel=cancel, shorter_than=shorter_than)
+
+    monkeypatch.setattr(search_first, "beam", first_misses)
+    plan = paired_plan(rubik3)
+    cells = plan.groups[searched_group(plan)]
+    sub = ring_problem(Problem.from_input(rubik3, scrambled(rubik3, 30, 3)), cells)
+    widened = search_first.widening_beam(sub, 2e10, CancelToken())
+    assert widths[:2] == [search_first.WIDTH, 2 * search_first.WIDTH]
+    assert widened.is_solved()
+
+
 def test_positions_with_wildcards_are_taken_and_solved_within_them(rubik3):
     from hlavolamy.core.progress import CancelToken
     from hlavolamy.solve.registry import Context, names, strategy

@@ -75,6 +75,32 @@ def _canonical(pattern: np.ndarray, group: np.ndarray) -> tuple[int, ...]:
     return min(tuple(row) for row in pattern[group].tolist())
 
 
+def colours_tell_pieces(structure: PieceStructure, goal: np.ndarray, cells: np.ndarray) -> bool:
+    """Whether the colouring of ``cells`` shows one position only: every piece of their piece orbits, read
+    in every turn of its orientation group, shows a colour pattern no other piece or turn shows.
+
+    Then a colour position of these cells *is* an exact one (a 4x4x4's wings: 24 pieces, 24 ordered colour
+    pairs), and searches may track the pieces themselves instead of each colour apart.
+
+    >>> from hlavolamy.core.puzzle import Puzzle
+    >>> ring = Puzzle(["a", "b", "c"], {"t": [1, 2, 0]})
+    >>> colours_tell_pieces(pieces(ring), np.array([0, 1, 2]), np.arange(3))
+    True
+    >>> colours_tell_pieces(pieces(ring), np.array([0, 0, 1]), np.arange(3))
+    False
+    """
+    inside = np.zeros(goal.size, dtype=bool)
+    inside[cells] = True
+    for po in structure.piece_orbits:
+        if not inside[po.cells].any():
+            continue
+        group = np.array(po.orientation_group, dtype=np.int64)
+        readings = goal[po.cells][:, group].reshape(-1, po.piece_size)
+        if np.unique(readings, axis=0).shape[0] != readings.shape[0]:
+            return False
+    return True
+
+
 def _match_pieces(puzzle: Puzzle, j: int, po: PieceOrbit, target: np.ndarray,
                   perm: np.ndarray) -> dict[tuple[int, ...], list[int]]:
     """Fill ``perm`` on this piece orbit; return slots grouped by the pattern class they show."""
