@@ -101,48 +101,33 @@ def test_a_group_whose_colours_tell_its_pieces_apart_is_searched_exactly():
     assert np.array_equal(puzzle.colour_ids[cells[sub.labels[: cells.size]]], colours[cells])
 
 
+def test_one_cell_pieces_are_searched_by_colour_even_when_every_colour_differs():
+    from hlavolamy.core.puzzle import Puzzle
+    from hlavolamy.solve.strategies.search_first import tracks_pieces
+
+    ring = Puzzle(["a", "b", "c", "d", "e"], {"t": [1, 2, 3, 4, 0]})  # five cells: no blocks
+    problem = Problem.from_input(ring, np.array([1, 2, 3, 4, 0]))
+    problem.cast_shadow()
+    assert not tracks_pieces(problem, np.arange(5))
+    assert not ring_problem(problem, np.arange(5)).exact
+
+
 def test_groups_as_dear_whose_colours_tell_pieces_apart_are_searched_together():
     from hlavolamy.solve.strategies.insertion import turns_per_cell
-    from hlavolamy.solve.strategies.search_first import searched_cells
+    from hlavolamy.solve.strategies.search_first import searched_groups
     from tests.analysis_helpers import cube
 
     five = cube(5, centre_slices=True)  # middle edges and wings: 1.33 turns a cell each
     plan = paired_plan(five)
-    dearest = plan.groups[searched_group(plan)]
-    cells = searched_cells(plan, Problem.from_input(five, np.asarray(five.colour_ids)))
-    dear = [g for g, t in zip(plan.groups, plan.tables) if t is not None
-            and turns_per_cell(t) == turns_per_cell(plan.tables[searched_group(plan)])]
-    assert len(dear) == 2 and cells.size == sum(g.size for g in dear) > dearest.size
-    assert np.array_equal(cells, np.sort(np.concatenate(dear)))
+    dearest = searched_group(plan)
+    dear = {g for g, t in enumerate(plan.tables)
+            if t is not None and turns_per_cell(t) == turns_per_cell(plan.tables[dearest])}
+    groups = searched_groups(plan, Problem.from_input(five, np.asarray(five.colour_ids)))
+    assert len(dear) == 2 and groups[0] == dearest and set(groups) == dear
     # exact positions tell every piece apart too; a 4x4x4's corners are cheaper than its wings: alone
     four = cube(4)
     plan = paired_plan(four)
-    cells = searched_cells(plan, Problem.from_input(four, State.solved(four)))
-    assert np.array_equal(cells, np.sort(plan.groups[searched_group(plan)]))
-
-
-def test_a_beam_that_misses_the_goal_is_followed_by_a_wider_one(rubik3, monkeypatch):
-    from hlavolamy.core.progress import CancelToken
-    from hlavolamy.solve.strategies import search_first
-    from hlavolamy.solve.strategies.beam import beam
-
-    widths = []
-
-    def first_misses(trial, *, width, work, partial, cancel, shorter_than):
-        widths.append(width)
-        if width == search_first.WIDTH:  # the closest position only: one turn played
-            trial.play(trial.puzzle.parse(next(iter(trial.puzzle.moves))))
-            work.spend(work.units / 4)
-            return
-        beam(trial, width=width, work=work, partial=partial, cancel=cancel, shorter_than=shorter_than)
-
-    monkeypatch.setattr(search_first, "beam", first_misses)
-    plan = paired_plan(rubik3)
-    cells = plan.groups[searched_group(plan)]
-    sub = ring_problem(Problem.from_input(rubik3, scrambled(rubik3, 30, 3)), cells)
-    widened = search_first.widening_beam(sub, 2e10, CancelToken())
-    assert widths[:2] == [search_first.WIDTH, 2 * search_first.WIDTH]
-    assert widened.is_solved()
+    assert searched_groups(plan, Problem.from_input(four, State.solved(four))) == [searched_group(plan)]
 
 
 def test_positions_with_wildcards_are_taken_and_solved_within_them(rubik3):

@@ -6,7 +6,7 @@ wings take ~30 moves by the beam against ~100 by inserted 3-cycles. The
 group searched is the one whose cheapest macro costs the most turns per
 cell (:func:`~hlavolamy.solve.strategies.insertion.turns_per_cell`), with the
 groups as dear whose colours, like its, tell their pieces apart
-(:func:`searched_cells`); every other group is then finished by the insertion
+(:func:`searched_groups`); every other group is then finished by the insertion
 strategy's macros (which leave the searched cells alone).
 
 The beam (:mod:`~hlavolamy.solve.strategies.beam`) runs on a smaller puzzle: the moves
@@ -50,6 +50,10 @@ the searched group (4x4x4 wings: 10-25 s once its tables exist); where it runs o
 position it reached and the macros finish. Work, not seconds: the same answer on a busy machine. Three times the
 1.5e10 it had: the beam widens once or twice more, and Santa's 60 cube_4/4/4 cases came out 7.7 % shorter (7,374 ->
 6,808 moves; 31 shorter, 3 longer by 2-4; 62 % more time), the 35 cube_5/5/5 cases the same (18 % more time)."""
+UNITED_WORK = 1.5e10
+"""The work for groups searched together (:func:`searched_groups`): the beam seldom solves them all, and the way
+to its closest position is an opening the macros finish; three times this made the answers ~2 % shorter for 2.5
+times the CPU (Santa cube_5/5/5 cases 210-213: 827 -> 809 moves)."""
 WIDTH = 20_000
 """Positions the first beam keeps per level..."""
 MAX_WIDTH = 160_000
@@ -71,9 +75,9 @@ def searched_group(plan: Plan) -> int | None:
     return max(costs)[1] if costs else None
 
 
-def searched_cells(plan: Plan, problem: Problem) -> np.ndarray | None:
-    """The cells the beam solves first: the dearest group's, and where its colours tell its pieces apart, those
-    of every other group as dear (:data:`AS_DEAR`) whose colours do too, up to :data:`UNITED_CELLS` cells.
+def searched_groups(plan: Plan, problem: Problem) -> list[int]:
+    """The groups the beam solves first: the dearest, and where its colours tell its pieces apart, every other
+    group as dear (:data:`AS_DEAR`) whose colours do too, up to :data:`UNITED_CELLS` cells (none: no macros).
 
     A 5x5x5's middle edges and wings cost the same per cell by macros: searched together they come out about
     10 % shorter than the middle edges alone (12 Santa cases: 2,734 -> 2,476 moves, the beam stopping short of
@@ -82,18 +86,32 @@ def searched_cells(plan: Plan, problem: Problem) -> np.ndarray | None:
     """
     g = searched_group(plan)
     if g is None:
-        return None
-    structure = pieces(problem.puzzle)
+        return []
     dearest = turns_per_cell(plan.tables[g])
-    chosen = [plan.groups[g]]
-    if colours_tell_pieces(structure, problem.goal, plan.groups[g]):
+    chosen = [g]
+    if tracks_pieces(problem, plan.groups[g]):
         for k, table in enumerate(plan.tables):
             cells = plan.groups[k]
             if (k != g and table is not None and turns_per_cell(table) >= AS_DEAR * dearest
-                    and colours_tell_pieces(structure, problem.goal, cells)
-                    and sum(c.size for c in chosen) + cells.size <= UNITED_CELLS):
-                chosen.append(cells)
-    return np.sort(np.concatenate(chosen))
+                    and tracks_pieces(problem, cells)
+                    and sum(plan.groups[c].size for c in chosen) + cells.size <= UNITED_CELLS):
+                chosen.append(k)
+    return chosen
+
+
+def tracks_pieces(problem: Problem, cells: np.ndarray) -> bool:
+    """Whether the beam searches ``cells`` by their pieces: pieces of several cells that the colours tell
+    apart (:func:`~hlavolamy.analysis.colours.colours_tell_pieces`).
+
+    Colour pattern databases see one cell at a time, blind to which cells travel together; where a piece is a
+    single cell they already track it, and searching it exactly changed nothing but the time (Santa globe_1/8
+    and globe_3/4 by distinct colours: the same moves or longer, three times the CPU).
+    """
+    structure = pieces(problem.puzzle)
+    inside = np.zeros(problem.puzzle.n_cells, dtype=bool)
+    inside[cells] = True
+    return (any(po.piece_size > 1 for po in structure.piece_orbits if inside[po.cells].any())
+            and colours_tell_pieces(structure, problem.goal, cells))
 
 
 def ring_puzzle(puzzle: Puzzle, cells: np.ndarray) -> Puzzle:
@@ -151,7 +169,7 @@ def ring_problem(problem: Problem, cells: np.ndarray) -> Problem:
         raise StrategyFailed("a colour position needs an exact shadow to search first")
     mod = moduli(puzzle)
     rings = _rings(mod, invariant_vector(puzzle, exact))
-    if problem.exact or colours_tell_pieces(pieces(puzzle), problem.goal, cells):
+    if problem.exact or tracks_pieces(problem, cells):
         index = np.full(puzzle.n_cells, -1, dtype=np.int64)
         index[cells] = np.arange(cells.size)
         start = np.concatenate([index[exact[cells]], cells.size + rings])
@@ -165,8 +183,7 @@ def ring_problem(problem: Problem, cells: np.ndarray) -> Problem:
 
 
 def widening_beam(sub: Problem, units: float, cancel: CancelToken) -> Problem:
-    """The beam at :data:`WIDTH`, then twice as wide while the ``units`` of work left allow, the shortest answer kept
-    (a beam that missed the goal is followed by a wider one too).
+    """The beam at :data:`WIDTH`, then twice as wide while the ``units`` of work left allow, the shortest answer kept.
 
     A wider beam wanders less (cubes-plugin 4x4x4 wings and centres by colour:
     86 moves at 20,000, 52 at 80,000), and where a level is cheap there is time
@@ -180,12 +197,11 @@ def widening_beam(sub: Problem, units: float, cancel: CancelToken) -> Problem:
         trial = sub.fork()
         try:
             beam(trial, width=width, work=work, partial=best is None, cancel=cancel,
-                 shorter_than=None if best is None or not best.is_solved() else best.answer_length())
-            best = trial if best is None or trial.is_solved() else best
+                 shorter_than=None if best is None else best.answer_length())
         except SearchFailed:
-            if best is not None and best.is_solved():
-                break
-        if GROWTH * (work.spent - started) > work.left():
+            break
+        best = trial
+        if not trial.is_solved() or GROWTH * (work.spent - started) > work.left():
             break
         width *= 2
     if best is None:
@@ -199,15 +215,16 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     if problem.is_solved():
         return
     plan = paired_plan(problem.puzzle, cancel=cancel)
-    cells = searched_cells(plan, problem)
-    if cells is None:
+    groups = searched_groups(plan, problem)
+    if not groups:
         raise StrategyFailed("no group has macros to finish the rest")
+    cells = np.sort(np.concatenate([plan.groups[g] for g in groups]))
     if cells.size > MAX_CELLS:
         raise StrategyFailed(f"the dearest group has {cells.size} cells, more than the beam takes")
     problem.cast_shadow()
     report(progress, 0.0, f"search-first: beam on {cells.size} cells")
     sub = ring_problem(problem, cells)
-    problem.play(widening_beam(sub, WORK, cancel).turns)
+    problem.play(widening_beam(sub, WORK if len(groups) == 1 else UNITED_WORK, cancel).turns)
     try:
         solve_decomposed(problem, cancel=cancel, progress=progress, group_solver=beam_group,
                          planner=lambda *args, **kwargs: plan, opener=open_cheaply)
@@ -232,4 +249,4 @@ STRATEGY = Strategy(
     "search-first", "the group dearest to solve by macros first by a beam over plain moves, then insertion",
     solve_search_first, applies=search_first_applies)
 
-__all__ = ["ring_problem", "ring_puzzle", "searched_group", "solve_search_first"]
+__all__ = ["ring_problem", "ring_puzzle", "searched_group", "searched_groups", "solve_search_first"]
