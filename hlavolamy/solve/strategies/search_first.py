@@ -157,8 +157,8 @@ def ring_problem(problem: Problem, cells: np.ndarray) -> Problem:
 
     Labels are renumbered densely (the goal's labels on ``cells``, then the
     rings' positions), so the beam's tables depend on the colouring only.
-    Where the colours of ``cells`` tell their pieces apart
-    (:func:`~hlavolamy.analysis.colours.colours_tell_pieces`) the problem is the
+    Where ``cells`` hold pieces of several cells that their colours tell apart
+    (:func:`tracks_pieces`; exact positions always do) the problem is the
     exact one of the shadow: the same positions, but pattern databases that
     track pieces instead of one colour at a time (Santa cube_4/4/4, the wings:
     6,808 -> 6,356 moves).
@@ -169,7 +169,7 @@ def ring_problem(problem: Problem, cells: np.ndarray) -> Problem:
         raise StrategyFailed("a colour position needs an exact shadow to search first")
     mod = moduli(puzzle)
     rings = _rings(mod, invariant_vector(puzzle, exact))
-    if problem.exact or tracks_pieces(problem, cells):
+    if tracks_pieces(problem, cells):
         index = np.full(puzzle.n_cells, -1, dtype=np.int64)
         index[cells] = np.arange(cells.size)
         start = np.concatenate([index[exact[cells]], cells.size + rings])
