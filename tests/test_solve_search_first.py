@@ -112,6 +112,18 @@ def test_one_cell_pieces_are_searched_by_colour_even_when_every_colour_differs()
     assert not ring_problem(problem, np.arange(5)).exact
 
 
+def test_exact_positions_keep_the_beam_over_cells():
+    from hlavolamy.solve.strategies.search_first import tracks_pieces
+    from tests.analysis_helpers import cube
+
+    four = cube(4)
+    plan = paired_plan(four)
+    cells = plan.groups[searched_group(plan)]
+    problem = Problem.from_input(four, scrambled(four, 40, 2))
+    assert not tracks_pieces(problem, cells)
+    assert not ring_problem(problem, cells).exact
+
+
 def test_groups_as_dear_whose_colours_tell_pieces_apart_are_searched_together():
     from hlavolamy.solve.strategies.insertion import turns_per_cell
     from hlavolamy.solve.strategies.search_first import searched_groups
