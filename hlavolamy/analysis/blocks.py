@@ -229,6 +229,10 @@ class PieceStructure:
         """How many cells some move moves (those of the orbits): what the solver's size limits count."""
         return sum(len(o) for o in self.orbits)
 
+    def piece_orbits_holding(self, cells: np.ndarray) -> list[PieceOrbit]:
+        """The piece orbits with at least one of ``cells``."""
+        return [po for po in self.piece_orbits if np.isin(po.cells, cells).any()]
+
     def piece_orbit_of(self, orbit_index: int) -> int:
         """Index of the piece orbit made (partly) of orbit ``orbit_index``."""
         return next(k for k, po in enumerate(self.piece_orbits) if orbit_index in po.orbits)

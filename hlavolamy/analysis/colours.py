@@ -89,11 +89,7 @@ def colours_tell_pieces(structure: PieceStructure, goal: np.ndarray, cells: np.n
     >>> colours_tell_pieces(pieces(ring), np.array([0, 0, 1]), np.arange(3))
     False
     """
-    inside = np.zeros(goal.size, dtype=bool)
-    inside[cells] = True
-    for po in structure.piece_orbits:
-        if not inside[po.cells].any():
-            continue
+    for po in structure.piece_orbits_holding(cells):
         group = np.array(po.orientation_group, dtype=np.int64)
         readings = goal[po.cells][:, group].reshape(-1, po.piece_size)
         if np.unique(readings, axis=0).shape[0] != readings.shape[0]:

@@ -113,9 +113,7 @@ def tracks_pieces(problem: Problem, cells: np.ndarray) -> bool:
     if problem.exact:
         return False
     structure = pieces(problem.puzzle)
-    inside = np.zeros(problem.puzzle.n_cells, dtype=bool)
-    inside[cells] = True
-    return (any(po.piece_size > 1 for po in structure.piece_orbits if inside[po.cells].any())
+    return (any(po.piece_size > 1 for po in structure.piece_orbits_holding(cells))
             and colours_tell_pieces(structure, problem.goal, cells))
 
 
