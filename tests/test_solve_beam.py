@@ -284,3 +284,35 @@ def test_the_beam_race_budget_follows_the_longest_rival_not_the_winner():
         assert not auto._beam_beats(problem, answer, Context(cancel=CancelToken(), records=RaceRecords()),
                                     longest=len(answer.turns))
     assert budgets[-1] == pytest.approx(auto.beam_work(len(answer.turns) / 22))
+
+
+def test_the_beams_buckets_are_where_a_label_with_many_places_stands():
+    """A label of few places (search-first's ring of a parity: two cells, one label each) would make two buckets of
+    ``width // SPREAD`` positions each and starve every level; the bucket label has at least SPREAD ways to stand."""
+    from hlavolamy.solve.strategies.beam import SPREAD, bucket_label
+
+    eight = list(range(1, 8)) + [0]
+    ring = Puzzle(["0", "0", "1", "1", "2", "2", "3", "3", "p", "q"],
+                  {"t": eight + [9, 8], "u": [1, 0, 2, 3, 4, 5, 6, 7, 9, 8]})  # an odd 8-cycle and its parity ring
+    goal = np.array([0, 0, 1, 1, 2, 2, 3, 3, 4, 5])
+    assert bucket_label(ring, goal) == 0  # two cells among eight: 28 ways; the ring's "p": 2 ways
+    assert 28 >= SPREAD > 2
+    # where every label is alone, the first one that moves (an exact position's cell 0 unless it is fixed)
+    fixed_first = Puzzle(list("abcdefghijklmnopq"), {"t": [0] + list(range(2, 17)) + [1]})
+    assert bucket_label(fixed_first, np.arange(17)) == 1
+
+
+def test_a_globe_search_first_ring_problem_buckets_by_a_colour_of_the_group():
+    from hlavolamy.solve.macros.pairing import paired_plan
+    from hlavolamy.solve.strategies.beam import bucket_label
+    from hlavolamy.solve.strategies.search_first import ring_problem, searched_groups
+
+    puzzle = globe(3, 8)
+    problem = Problem.from_input(puzzle, np.asarray(puzzle.colour_ids)[scrambled(puzzle, 30, 1).perm])
+    problem.cast_shadow()
+    plan = paired_plan(puzzle)
+    cells = np.sort(np.concatenate([plan.groups[g] for g in searched_groups(plan, problem)]))
+    sub = ring_problem(problem, cells)
+    assert sub.puzzle.n_cells > cells.size  # a ring of an invariant beside the group's cells
+    label = bucket_label(sub.puzzle, sub.goal)
+    assert np.flatnonzero(sub.goal == label).max() < cells.size

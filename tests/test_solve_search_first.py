@@ -165,3 +165,21 @@ def test_the_4x4x4_by_colours_comes_out_shorter_than_insertion():
     insertion = solve(puzzle, colours, strategy="insertion")
     assert np.array_equal(colours[puzzle.perm_of(first.moves)], puzzle.colour_ids)
     assert first.length < insertion.length
+
+
+def test_the_beams_work_follows_what_the_searched_cells_hold():
+    from hlavolamy.core.puzzle import Puzzle
+    from hlavolamy.solve.strategies import search_first as sf
+    from tests.analysis_helpers import cube
+
+    four = cube(4)
+    plan = paired_plan(four)
+    g = searched_group(plan)
+    assert sf.search_work(four, [g], plan.groups[g]) == sf.WORK  # wings: pieces of two cells
+    assert sf.search_work(four, [g, 0], plan.groups[g]) == sf.UNITED_WORK
+
+    def ring(n: int) -> Puzzle:
+        swap = [1, 0] + list(range(2, n))  # with the turn: every permutation, so no blocks
+        return Puzzle([str(c % 3) for c in range(n)], {"t": list(range(1, n)) + [0], "u": swap})
+
+    assert sf.search_work(ring(16), [0], np.arange(16)) == sf.ONE_CELL_WORK < sf.WORK  # one-cell pieces

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -264,8 +265,7 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
     report(progress, 0.0, "beam: tables")
     guide = _Guide(problem, allowed, cancel)
     known = ball(puzzle, problem.goal, dtype, BALL_STATES, cancel)
-    counts = np.bincount(problem.goal)
-    rare = int(np.argmin(np.where(counts > 0, counts, counts.max() + 1)))
+    rare = bucket_label(puzzle, problem.goal)
     rng = np.random.default_rng(0)
     start = problem.labels.astype(dtype)[None, :]
     level = _Level(start, np.zeros(1, dtype=np.int32), row_hashes(start), guide.ranks(start))
@@ -316,6 +316,31 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
         raise SearchFailed("the beam found no solution" + ("" if shorter_than is None else
                                                            f" shorter than {shorter_than} steps"))
     problem.play([steps.turns[s] for s in best])
+
+
+def bucket_label(puzzle: Puzzle, goal: np.ndarray) -> int:
+    """The label whose places bucket a level: the rarest of those with at least :data:`SPREAD` ways to stand.
+
+    With fewer ways the cap (``width // SPREAD`` a bucket) starves the beam: search-first's ring of a parity
+    (two cells, one label each) made two buckets, and a "20,000" beam kept 2,500 positions a level. Where no
+    label has the ways, the one with the most.
+
+    >>> eight = Puzzle(list("aabbccddpq"), {"t": [1, 2, 3, 4, 5, 6, 7, 0, 9, 8]})  # and a parity ring "pq"
+    >>> bucket_label(eight, np.array([0, 0, 1, 1, 2, 2, 3, 3, 4, 5]))  # "a": 28 ways; "p" (the rarest): 2
+    0
+    """
+    orbit_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
+    structure = pieces(puzzle)
+    for k, orbit in enumerate(structure.orbits):
+        orbit_of[list(orbit)] = k
+
+    def rank(label: int) -> tuple[bool, int, int]:
+        where = orbit_of[goal == label]
+        ways = math.prod(math.comb(len(structure.orbits[k]), int(count))
+                         for k, count in zip(*np.unique(where[where >= 0], return_counts=True)))
+        return ways < SPREAD, where.size if ways >= SPREAD else -ways, label
+
+    return min((int(label) for label in np.unique(goal)), key=rank)
 
 
 def _fresh(hashes: np.ndarray, recent: list[np.ndarray]) -> np.ndarray:

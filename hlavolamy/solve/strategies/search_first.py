@@ -50,6 +50,11 @@ the searched group (4x4x4 wings: 10-25 s once its tables exist); where it runs o
 position it reached and the macros finish. Work, not seconds: the same answer on a busy machine. Three times the
 1.5e10 it had: the beam widens once or twice more, and Santa's 60 cube_4/4/4 cases came out 7.7 % shorter (7,374 ->
 6,808 moves; 31 shorter, 3 longer by 2-4; 62 % more time), the 35 cube_5/5/5 cases the same (18 % more time)."""
+ONE_CELL_WORK = 1.5e10
+"""The work for a group of one-cell pieces (globes, wreaths), searched by colour: its beams seldom reach the goal
+and walk on to the end of their budget, and three times this bought nothing there but time (Santa globe_1/8: 784
+-> 793 moves, the cases' seconds 330 -> 650; wreath_100 the same 1,725 moves with the beam's buckets of
+:func:`~hlavolamy.solve.strategies.beam.bucket_label`)."""
 UNITED_WORK = 1.5e10
 """The work for groups searched together (:func:`searched_groups`): the beam seldom solves them all, and the way
 to its closest position is an opening the macros finish. Three times this (:data:`WORK`) made Santa's 35
@@ -112,9 +117,21 @@ def tracks_pieces(problem: Problem, cells: np.ndarray) -> bool:
     """
     if problem.exact:
         return False
-    structure = pieces(problem.puzzle)
-    return (any(po.piece_size > 1 for po in structure.piece_orbits_holding(cells))
-            and colours_tell_pieces(structure, problem.goal, cells))
+    return (holds_pieces_of_cells(problem.puzzle, cells)
+            and colours_tell_pieces(pieces(problem.puzzle), problem.goal, cells))
+
+
+def holds_pieces_of_cells(puzzle: Puzzle, cells: np.ndarray) -> bool:
+    """Whether ``cells`` belong to pieces of several cells (a cube's wings and corners; not a globe's cells)."""
+    return any(po.piece_size > 1 for po in pieces(puzzle).piece_orbits_holding(cells))
+
+
+def search_work(puzzle: Puzzle, groups: list[int], cells: np.ndarray) -> float:
+    """The beam's budget: :data:`UNITED_WORK` for groups searched together, else :data:`WORK` where the cells
+    hold pieces of several cells and :data:`ONE_CELL_WORK` where they do not."""
+    if len(groups) > 1:
+        return UNITED_WORK
+    return WORK if holds_pieces_of_cells(puzzle, cells) else ONE_CELL_WORK
 
 
 def ring_puzzle(puzzle: Puzzle, cells: np.ndarray) -> Puzzle:
@@ -227,7 +244,7 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     problem.cast_shadow()
     report(progress, 0.0, f"search-first: beam on {cells.size} cells")
     sub = ring_problem(problem, cells)
-    problem.play(widening_beam(sub, WORK if len(groups) == 1 else UNITED_WORK, cancel).turns)
+    problem.play(widening_beam(sub, search_work(problem.puzzle, groups, cells), cancel).turns)
     try:
         solve_decomposed(problem, cancel=cancel, progress=progress, group_solver=beam_group,
                          planner=lambda *args, **kwargs: plan, opener=open_cheaply)
