@@ -316,3 +316,34 @@ def test_a_globe_search_first_ring_problem_buckets_by_a_colour_of_the_group():
     assert sub.puzzle.n_cells > cells.size  # a ring of an invariant beside the group's cells
     label = bucket_label(sub.puzzle, sub.goal)
     assert np.flatnonzero(sub.goal == label).max() < cells.size
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 40), st.integers(1, 12), st.integers(1, 6))
+def test_selecting_from_the_best_scores_first_picks_what_sorting_all_picks(seed, width, spread, ties):
+    """``_select`` sorts only the best scores when they fill the width; the choice must be the full sort's."""
+    from hlavolamy.solve.strategies.beam import _capped, _select
+
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(1, 400))
+    score = rng.integers(0, ties * 3, size=size)
+    buckets = rng.integers(0, spread, size=size).astype(np.uint64)
+    cap = max(1, width // spread)
+    noise = np.random.default_rng(seed).random(size)
+    everything = np.lexsort((noise, score))
+    expected = everything if size <= width else _capped(everything, buckets, width, cap)
+    assert np.array_equal(_select(score, buckets, width, cap, np.random.default_rng(seed)), expected)
+
+
+def test_the_ball_finds_by_its_top_bits_what_a_full_search_finds():
+    from hlavolamy.solve.strategies.beam import ball, row_hashes
+
+    puzzle = wreath(9)
+    goal = np.asarray(puzzle.colour_ids)
+    known = ball(puzzle, goal, np.uint8, 5_000)
+    rows = np.stack([goal[scrambled(puzzle, k % 7, k).perm] for k in range(300)]).astype(np.uint8)
+    hashes = np.concatenate([row_hashes(rows), known.hashes[::50], np.arange(20, dtype=np.uint64)])
+    at = np.minimum(np.searchsorted(known.hashes, hashes), known.hashes.size - 1)
+    full = np.where(known.hashes[at] == hashes, known.entry[at], -1)
+    found = known.find(hashes)
+    assert np.array_equal(found, full) and (found >= 0).sum() > 20

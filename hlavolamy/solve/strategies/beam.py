@@ -38,6 +38,8 @@ WIDTH = 20_000
 """Positions kept per level."""
 SPREAD = 16
 """A bucket (positions of the rarest label) may hold at most ``width // SPREAD`` of them."""
+HEAD = 4
+"""Children per kept position that :func:`_select` sorts first (the best scores, and every tie of the last)."""
 MEMORY = 4
 """Levels whose positions a child may not repeat."""
 MAX_DEPTH = 2_000
@@ -104,6 +106,8 @@ def row_hashes(rows: np.ndarray) -> np.ndarray:
 BALL_BYTES = 150_000_000
 """Memory for the positions around the goal (their hashes, and the rows of the outermost level)."""
 BALL_STATES = 1_000_000
+TOP_BITS = 24
+"""A :class:`Ball` of a million positions marks one in sixteen of the 2^24 tops: the rest skip the search."""
 
 
 @dataclass(frozen=True)
@@ -122,9 +126,22 @@ class Ball:
     parent: np.ndarray
 
     def find(self, hashes: np.ndarray) -> np.ndarray:
-        """Per hash: the index of its position in the ball, or -1."""
-        at = np.minimum(np.searchsorted(self.hashes, hashes), self.hashes.size - 1)
-        return np.where(self.hashes[at] == hashes, self.entry[at], -1)
+        """Per hash: the index of its position in the ball, or -1.
+
+        Only hashes whose top bits some position of the ball shares are searched for (a few in a hundred).
+        """
+        out = np.full(hashes.size, -1, dtype=np.int64)
+        maybe = np.flatnonzero(self._tops[hashes >> np.uint64(64 - TOP_BITS)])
+        at = np.minimum(np.searchsorted(self.hashes, hashes[maybe]), self.hashes.size - 1)
+        out[maybe] = np.where(self.hashes[at] == hashes[maybe], self.entry[at], -1)
+        return out
+
+    @functools.cached_property
+    def _tops(self) -> np.ndarray:
+        """Whether a position of the ball has a hash with these top :data:`TOP_BITS` bits."""
+        tops = np.zeros(1 << TOP_BITS, dtype=bool)
+        tops[self.hashes >> np.uint64(64 - TOP_BITS)] = True
+        return tops
 
     def home(self, index: int) -> list[int]:
         """The steps from position ``index`` to the goal."""
@@ -164,7 +181,7 @@ def _children(frontier: np.ndarray, back: np.ndarray, cancel: CancelToken) -> tu
     for lo in range(0, frontier.shape[0], BALL_CHUNK):
         cancel.check()
         part = frontier[lo:lo + BALL_CHUNK]
-        children = part[:, back].reshape(-1, frontier.shape[1])
+        children = part.take(back, axis=1).reshape(-1, frontier.shape[1])
         rows.append(children)
         hashes.append(row_hashes(children))
     return np.concatenate(rows), np.concatenate(hashes)
@@ -209,9 +226,15 @@ class _Guide:
     def __init__(self, problem: Problem, allowed: int, cancel: CancelToken | None = None):
         puzzle = problem.puzzle
         self.near = nearest(puzzle, problem.goal)
-        self.cells = np.arange(puzzle.n_cells)
+        labels = self.near.shape[1]
+        # near[i, label] read as near_flat[row + offsets]: one gather of small integers per child cell
+        self.near_flat = self.near.astype(np.uint16).ravel()
+        self.offsets = np.arange(puzzle.n_cells, dtype=np.int64) * labels
+        if puzzle.n_cells * labels <= 1 << 16:
+            self.offsets = self.offsets.astype(np.uint16)
         self.tables = patterns(puzzle, problem.goal, problem.exact, cancel=cancel)  # a limit may cut the build
-        self.dists = [t.distances(allowed) for t in self.tables]
+        # each database's distances, and 255 last: what a rank of -1 (not reachable) reads
+        self.dists = [np.append(t.distances(allowed), 255).astype(np.uint8) for t in self.tables]
         self.scale = puzzle.n_cells + 1
         self.near_scale = int(self.near.max()) * puzzle.n_cells + 1
 
@@ -231,12 +254,12 @@ class _Guide:
         return out
 
     def score(self, rows: np.ndarray, wrong: np.ndarray, ranks: np.ndarray) -> np.ndarray:
-        near = self.near[self.cells, rows].sum(axis=1, dtype=np.int64)
+        near = self.near_flat[rows + self.offsets].sum(axis=1, dtype=np.int64)
         total = near * self.scale + wrong
-        weight = self.near_scale * self.scale
+        far = np.zeros(rows.shape[0], dtype=np.int64)
         for k, dist in enumerate(self.dists):
-            total += np.where(ranks[:, k] >= 0, dist[ranks[:, k]], 255).astype(np.int64) * weight
-        return total
+            far += dist[ranks[:, k]]
+        return total + far * (self.near_scale * self.scale)
 
 
 def beam(problem: Problem, *, width: int | None = None, work: Work | None = None, shorter_than: int | None = None,
@@ -284,7 +307,7 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
             break
         after = steps.after[level.after]
         node, g = np.nonzero(after >= 0)
-        children = np.take_along_axis(level.rows[node], steps.perms[g], axis=1)
+        children = _children_of(level.rows, steps.perms, node, g)
         work.spend(CELL_UNITS * children.size)
         parents.append((node.astype(np.int32), g.astype(np.int32)))
         wrong = np.count_nonzero(children != goal, axis=1)
@@ -343,6 +366,12 @@ def bucket_label(puzzle: Puzzle, goal: np.ndarray) -> int:
     return min((int(label) for label in np.unique(goal)), key=rank)
 
 
+def _children_of(rows: np.ndarray, perms: np.ndarray, node: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """Row ``k``: step ``g[k]`` applied to row ``node[k]``; every step of every row first, in one gather
+    (twice as fast as gathering each child by its own row of indices)."""
+    return rows.take(perms, axis=1).reshape(-1, rows.shape[1])[node * perms.shape[0] + g]
+
+
 def _fresh(hashes: np.ndarray, recent: list[np.ndarray]) -> np.ndarray:
     """Indices of the first of each hash, leaving out hashes seen in the last levels."""
     _, first = np.unique(hashes, return_index=True)
@@ -372,10 +401,25 @@ def _meet(ball: Ball, hashes: np.ndarray, rows: np.ndarray, perms: np.ndarray, g
 
 
 def _select(score: np.ndarray, buckets: np.ndarray, width: int, cap: int, rng: np.random.Generator) -> np.ndarray:
-    """Indices of the best ``width`` scores, at most ``cap`` per bucket (ties broken at random)."""
-    order = np.lexsort((rng.random(score.size), score))
+    """Indices of the best ``width`` scores, at most ``cap`` per bucket (ties broken at random).
+
+    The children scoring at most the ``HEAD * width``-th best are sorted first: where they fill the width, the
+    rest could only come after them (the same choice as sorting all, in a fraction of the time).
+    """
+    noise = rng.random(score.size)
     if score.size <= width:
-        return order
+        return np.lexsort((noise, score))
+    if HEAD * width < score.size:
+        head = np.flatnonzero(score <= np.partition(score, HEAD * width)[HEAD * width])
+        picked = _capped(head[np.lexsort((noise[head], score[head]))], buckets, width, cap)
+        if picked.size == width:
+            return picked
+    return _capped(np.lexsort((noise, score)), buckets, width, cap)
+
+
+def _capped(order: np.ndarray, buckets: np.ndarray, width: int, cap: int) -> np.ndarray:
+    """The first ``width`` of ``order`` (a best-first prefix of all children) that are among the first ``cap``
+    of their bucket."""
     by_bucket = np.argsort(buckets[order], kind="stable")
     sorted_buckets = buckets[order][by_bucket]
     starts = np.flatnonzero(np.r_[True, sorted_buckets[1:] != sorted_buckets[:-1]])
