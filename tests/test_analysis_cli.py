@@ -141,3 +141,13 @@ def test_bench_work_measures_the_beams_units_per_nanosecond(capsys: pytest.Captu
     assert set(rows) == {"rashkey", "hungarian-rings", "rubik2"}
     assert all(float(row[2]) > 0 for row in rows.values())
     assert out[-1].startswith("beam: 3 puzzles, units per CPU ns ")
+
+
+def test_bench_work_names_a_position_the_ball_answers_instead_of_dividing_by_nothing(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from hlavolamy.cli import bench
+
+    monkeypatch.setattr(bench, "_beam_spent", lambda problem, units: 0)  # found in the ball at once: no level
+    assert main(["bench", "work", "--only", "rubik2"]) == 0
+    out = capsys.readouterr().out
+    assert "answered by the ball" in out and "beam:" not in out

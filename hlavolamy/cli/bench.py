@@ -415,7 +415,7 @@ def bench_work(args: argparse.Namespace) -> int:
     """How many work units the beam spends per nanosecond of CPU: about 1 if it is charged right.
 
     A budget in work (:class:`~hlavolamy.core.progress.Work`) is meant to be "about a nanosecond of an idle core"
-    per unit, so that ``auto``'s ``BEAM_WORK = 2e10`` is the 20 s it stands for. The beam spends
+    per unit, so that ``auto``'s ``BEAM_WORK = 1e10`` is the 10 s it stands for. The beam spends
     :data:`WORK_UNITS` on a seeded position by colours of every latency-bench puzzle it takes (``--only`` to
     choose), after a first small call built its tables; the row shows units per CPU ns and what a child cell costs.
     (The shortening passes' budgets are not measured: on answers of up to thousands of moves they end on their own
@@ -435,6 +435,9 @@ def bench_work(args: argparse.Namespace) -> int:
         _beam_spent(problem, 1)  # the pattern databases and the ball
         start = time.process_time()
         spent = _beam_spent(problem, WORK_UNITS)
+        if not spent:  # the ball around the goal held the position: no level to time
+            print(f"{name:<30}{puzzle.n_cells:>6}{'-':>14}{'-':>19}  (answered by the ball)", flush=True)
+            continue
         rates.append(spent / max(1.0, (time.process_time() - start) * 1e9))
         print(f"{name:<30}{puzzle.n_cells:>6}{rates[-1]:>14.2f}{CELL_UNITS / rates[-1]:>19.1f}", flush=True)
     if rates:

@@ -46,9 +46,9 @@ CHAIN_AUTO_CELLS = 128
 """Whole puzzles moving at most this many cells also try the chain in ``auto`` (its build takes seconds)."""
 BEAM_RATIO = 2
 """``auto`` races the beam when the answer has more than this many moves per moved cell..."""
-BEAM_WORK = 2e10
-"""...spending at most this much work (:class:`~hlavolamy.core.progress.Work` units: what 20 s allowed on an idle
-core)..."""
+BEAM_WORK = 1e10
+"""...spending at most this much work (:class:`~hlavolamy.core.progress.Work` units: 2e10, what 20 s allowed on an
+idle core, until the beam's levels got twice as fast and its units per child cell were halved)..."""
 BEAM_STRETCH = 5
 """...times the answer's moves per moved cell over this, at most :data:`BEAM_MAX_STRETCH` times: the longer the
 answer it must beat, the more levels the beam walks before the hand-over (Santa wreath_100: 4,020 moves with

@@ -49,11 +49,11 @@ MAX_CELLS = 256
 """Most moved cells of a puzzle the beam applies to..."""
 MAX_STEPS = 40
 """...and most single steps (a level costs width x steps x cells)."""
-CELL_UNITS = 48
+CELL_UNITS = 24
 """Work units (:class:`~hlavolamy.core.progress.Work`, about a nanosecond of an idle core each) a level spends
 per child cell: generated, compared, hashed, scored, met with the ball, selected. Measured by ``hlavolamy bench
-work``: 33-58 ns per child cell on ten Santa puzzles from 32 to 150 cells (8 had been set without measuring, and
-a beam given "20 s" of work spent 100-175 s)."""
+work``: 8-55 ns per child cell on its 35 puzzles, most 14-25 (48 when a level cost 33-58 ns; halved with every
+budget of the beam when levels got twice as fast, so that the same budgets walk the same levels)."""
 
 
 @dataclass

@@ -44,18 +44,19 @@ from hlavolamy.solve.strategies.search import SearchFailed
 from hlavolamy.solve.tables.quotient import invariant_vector, moduli, turn_vectors
 from hlavolamy.solve.tables.steps import step_automaton
 
-WORK = 4.5e10
-"""Most work (:class:`~hlavolamy.core.progress.Work` units: about 45 s of an idle core) the beam may spend on
-the searched group (4x4x4 wings: 10-25 s once its tables exist); where it runs out, it plays the way to the closest
-position it reached and the macros finish. Work, not seconds: the same answer on a busy machine. Three times the
-1.5e10 it had: the beam widens once or twice more, and Santa's 60 cube_4/4/4 cases came out 7.7 % shorter (7,374 ->
-6,808 moves; 31 shorter, 3 longer by 2-4; 62 % more time), the 35 cube_5/5/5 cases the same (18 % more time)."""
-ONE_CELL_WORK = 1.5e10
+WORK = 2.25e10
+"""Most work (:class:`~hlavolamy.core.progress.Work` units: about 22 s of an idle core) the beam may spend on
+the searched group (4x4x4 wings: 5-12 s once its tables exist); where it runs out, it plays the way to the closest
+position it reached and the macros finish. Work, not seconds: the same answer on a busy machine. Three times what
+it had (4.5e10 against 1.5e10 in the units of twice as slow levels): the first beam finishes on a 4x4x4's wings,
+and Santa's 60 cube_4/4/4 cases came out 7.7 % shorter (7,374 -> 6,808 moves; 31 shorter, 3 longer by 2-4; 62 %
+more time), the 35 cube_5/5/5 cases the same (18 % more time)."""
+ONE_CELL_WORK = 7.5e9
 """The work for a group of one-cell pieces (globes, wreaths), searched by colour: its beams seldom reach the goal
 and walk on to the end of their budget, and three times this bought nothing there but time (Santa globe_1/8: 784
 -> 793 moves, the cases' seconds 330 -> 650; wreath_100 the same 1,725 moves with the beam's buckets of
 :func:`~hlavolamy.solve.strategies.beam.bucket_label`)."""
-UNITED_WORK = 1.5e10
+UNITED_WORK = 7.5e9
 """The work for groups searched together (:func:`searched_groups`): the beam seldom solves them all, and the way
 to its closest position is an opening the macros finish. Three times this (:data:`WORK`) made Santa's 35
 cube_5/5/5 cases 3.8 % shorter (7,598 -> 7,310 moves) for 2.6 times their CPU (500 -> 1,295 s summed), which the
