@@ -56,11 +56,6 @@ ONE_CELL_WORK = 7.5e9
 and walk on to the end of their budget, and three times this bought nothing there but time (Santa globe_1/8: 784
 -> 793 moves, the cases' seconds 330 -> 650; wreath_100 the same 1,725 moves with the beam's buckets of
 :func:`~hlavolamy.solve.strategies.beam.bucket_label`)."""
-UNITED_WORK = 7.5e9
-"""The work for groups searched together (:func:`searched_groups`): the beam seldom solves them all, and the way
-to its closest position is an opening the macros finish. Three times this (:data:`WORK`) made Santa's 35
-cube_5/5/5 cases 3.8 % shorter (7,598 -> 7,310 moves) for 2.6 times their CPU (500 -> 1,295 s summed), which the
-whole run's time cannot spare."""
 WIDTH = 20_000
 """Positions the first beam keeps per level..."""
 MAX_WIDTH = 160_000
@@ -127,11 +122,13 @@ def holds_pieces_of_cells(puzzle: Puzzle, cells: np.ndarray) -> bool:
     return any(po.piece_size > 1 for po in pieces(puzzle).piece_orbits_holding(cells))
 
 
-def search_work(puzzle: Puzzle, groups: list[int], cells: np.ndarray) -> float:
-    """The beam's budget: :data:`UNITED_WORK` for groups searched together, else :data:`WORK` where the cells
-    hold pieces of several cells and :data:`ONE_CELL_WORK` where they do not."""
-    if len(groups) > 1:
-        return UNITED_WORK
+def search_work(puzzle: Puzzle, cells: np.ndarray) -> float:
+    """The beam's budget: :data:`WORK` where the cells hold pieces of several cells (groups searched together
+    too), :data:`ONE_CELL_WORK` where they do not.
+
+    Groups searched together had a third of :data:`WORK` while levels were twice as slow: with all of it Santa's
+    35 cube_5/5/5 cases (middle edges and wings) came out 7,598 -> 7,310 moves, their seconds 399 -> 662 summed.
+    """
     return WORK if holds_pieces_of_cells(puzzle, cells) else ONE_CELL_WORK
 
 
@@ -245,7 +242,7 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     problem.cast_shadow()
     report(progress, 0.0, f"search-first: beam on {cells.size} cells")
     sub = ring_problem(problem, cells)
-    problem.play(widening_beam(sub, search_work(problem.puzzle, groups, cells), cancel).turns)
+    problem.play(widening_beam(sub, search_work(problem.puzzle, cells), cancel).turns)
     try:
         solve_decomposed(problem, cancel=cancel, progress=progress, group_solver=beam_group,
                          planner=lambda *args, **kwargs: plan, opener=open_cheaply)
