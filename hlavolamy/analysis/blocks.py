@@ -229,6 +229,13 @@ class PieceStructure:
         """How many cells some move moves (those of the orbits): what the solver's size limits count."""
         return sum(len(o) for o in self.orbits)
 
+    def orbit_of(self, n_cells: int) -> np.ndarray:
+        """Per cell of a puzzle of ``n_cells``, the index of its orbit (-1: no move moves it)."""
+        out = np.full(n_cells, -1, dtype=np.int64)
+        for i, orbit in enumerate(self.orbits):
+            out[list(orbit)] = i
+        return out
+
     def piece_orbits_holding(self, cells: np.ndarray) -> list[PieceOrbit]:
         """The piece orbits with at least one of ``cells``."""
         return [po for po in self.piece_orbits if np.isin(po.cells, cells).any()]

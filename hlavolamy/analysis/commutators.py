@@ -482,9 +482,7 @@ class _Pool:
         self.kinds: dict[bytes, str] = {}
         """The kind of each element moving one group (its key fixes its permutation), named once: :meth:`kept`
         runs several times."""
-        self.orbit_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
-        for i, o in enumerate(structure.orbits):
-            self.orbit_of[list(o)] = i
+        self.orbit_of = structure.orbit_of(puzzle.n_cells)
 
     def copy(self) -> _Pool:
         """A pool holding the same entries, to add to without changing this one (entries are shared: they do not

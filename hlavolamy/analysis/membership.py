@@ -340,9 +340,7 @@ def _group_order(puzzle: Puzzle, progress: ProgressCallback | None, cancel: Canc
 def structure_violations(puzzle: Puzzle, perm: np.ndarray, structure: PieceStructure) -> list[str]:
     """Certain reasons why ``perm`` is unreachable: cells leaving their orbit, pieces torn or turned wrongly."""
     n = puzzle.n_cells
-    orbit_of = np.full(n, -1, dtype=np.int64)
-    for i, orbit in enumerate(structure.orbits):
-        orbit_of[list(orbit)] = i
+    orbit_of = structure.orbit_of(n)
     reasons = []
     cells = np.arange(n)
     wrong = np.flatnonzero((orbit_of[perm] != orbit_of) | ((orbit_of < 0) & (perm != cells)))

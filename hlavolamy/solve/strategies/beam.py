@@ -6,7 +6,7 @@ drops duplicates (rows hashed; also against the last levels, so the beam
 does not walk back), scores the children (:class:`_Guide`: pattern
 databases, then how far each label is from the nearest cell that wants it,
 then wrong cells) and keeps the ``width`` best, at most ``width //
-SPREAD`` per bucket (where the rarest label stands) so that the beam does
+SPREAD`` per bucket (where one label stands: :func:`bucket_label`) so that the beam does
 not collapse onto one family of near-identical positions. Every child is
 also looked up in a :class:`Ball` of positions around the goal, whose way
 home completes an answer. The search stops as soon as a position has at
@@ -37,7 +37,7 @@ from hlavolamy.solve.tables.steps import step_automaton, step_path
 WIDTH = 20_000
 """Positions kept per level."""
 SPREAD = 16
-"""A bucket (positions of the rarest label) may hold at most ``width // SPREAD`` of them."""
+"""A bucket (positions of :func:`bucket_label`'s label) may hold at most ``width // SPREAD`` of them."""
 HEAD = 4
 """Children per kept position that :func:`_select` sorts first (the best scores, and every tie of the last)."""
 MEMORY = 4
@@ -225,18 +225,17 @@ class _Guide:
 
     def __init__(self, problem: Problem, allowed: int, cancel: CancelToken | None = None):
         puzzle = problem.puzzle
-        self.near = nearest(puzzle, problem.goal)
-        labels = self.near.shape[1]
+        near = nearest(puzzle, problem.goal)
         # near[i, label] read as near_flat[row + offsets]: one gather of small integers per child cell
-        self.near_flat = self.near.astype(np.uint16).ravel()
-        self.offsets = np.arange(puzzle.n_cells, dtype=np.int64) * labels
-        if puzzle.n_cells * labels <= 1 << 16:
+        self.near_flat = near.astype(np.uint16).ravel()
+        self.offsets = np.arange(puzzle.n_cells, dtype=np.int64) * near.shape[1]
+        if near.size <= 1 << 16:
             self.offsets = self.offsets.astype(np.uint16)
         self.tables = patterns(puzzle, problem.goal, problem.exact, cancel=cancel)  # a limit may cut the build
         # each database's distances, and 255 last: what a rank of -1 (not reachable) reads
         self.dists = [np.append(t.distances(allowed), 255).astype(np.uint8) for t in self.tables]
         self.scale = puzzle.n_cells + 1
-        self.near_scale = int(self.near.max()) * puzzle.n_cells + 1
+        self.near_scale = int(near.max()) * puzzle.n_cells + 1
 
     def ranks(self, rows: np.ndarray) -> np.ndarray:
         """Per row, its rank in each pattern database (-1: not reachable)."""
@@ -352,10 +351,8 @@ def bucket_label(puzzle: Puzzle, goal: np.ndarray) -> int:
     >>> bucket_label(eight, np.array([0, 0, 1, 1, 2, 2, 3, 3, 4, 5]))  # "a": 28 ways; "p" (the rarest): 2
     0
     """
-    orbit_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
     structure = pieces(puzzle)
-    for k, orbit in enumerate(structure.orbits):
-        orbit_of[list(orbit)] = k
+    orbit_of = structure.orbit_of(puzzle.n_cells)
 
     def rank(label: int) -> tuple[bool, int, int]:
         where = orbit_of[goal == label]
