@@ -107,3 +107,62 @@ def test_insert_group_solves_its_group_and_leaves_the_others(rubik3):
     assert np.array_equal(problem.labels[cells], problem.goal[cells])
     assert np.array_equal(np.delete(problem.labels, cells), before_outside)
     assert np.array_equal(problem.labels, problem.start[rubik3.perm_of(problem.turns)])
+
+
+@pytest.mark.parametrize("by_colours", [True, False])
+def test_the_opening_races_on_the_colours_too_and_the_shortest_attempt_wins(rubik3, by_colours):
+    """On colours the opening is tried on the colour position and on its exact assignment, on an exact
+    position on that position again; none of it can make the answer longer than the plain colour attempt."""
+    from hlavolamy.core.progress import CancelToken
+    from hlavolamy.solve.macros.decompose import solve_decomposed
+    from hlavolamy.solve.macros.pairing import paired_plan
+    from hlavolamy.solve.registry import Context
+    from hlavolamy.solve.strategies.commutators import solve_whole
+    from hlavolamy.solve.strategies.insertion import beam_group, open_cheaply
+
+    opened = []
+
+    def opener(problem, plan, cancel):
+        opened.append(problem.exact)
+        open_cheaply(problem, plan, cancel)
+
+    state = scrambled(rubik3, 30, 5)
+    position = np.asarray(rubik3.colour_ids)[state.perm] if by_colours else state
+    problem = Problem.from_input(rubik3, position)
+    solve_whole(problem, Context(CancelToken()), beam_group, paired_plan, opener)
+    assert opened == ([False, True] if by_colours else [True])
+    assert problem.replays_to_goal(problem.turns)
+    plain = Problem.from_input(rubik3, position)
+    plain.cast_shadow()
+    solve_decomposed(plain, group_solver=beam_group, planner=paired_plan)
+    assert problem.answer_length() <= plain.answer_length()
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), offset=st.sampled_from([0, 40_000]))
+def test_every_insertion_is_scored_as_cells_made_right_minus_cells_made_wrong(data, offset):
+    """The vectorised scoring against a plain count, with labels small enough for 16 bits and too big for them."""
+    from hlavolamy.solve.macros.insert import Candidates, Runs, score_insertions
+
+    n = data.draw(st.integers(3, 12))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    labels = np.append(rng.integers(0, 4, n) + offset, -1)
+    goal = np.append(rng.integers(0, 4, n) + offset, -1)
+    care = np.append(rng.random(n) < 0.8, False)
+    runs, count, width = int(rng.integers(1, 5)), int(rng.integers(1, 6)), int(rng.integers(1, 4))
+    inverse = np.array([rng.permutation(n) for _ in range(runs)])
+    moved = [rng.choice(n, size=int(rng.integers(1, width + 1)), replace=False) for _ in range(count)]
+    pad = [np.full(width - m.size, n) for m in moved]  # rows padded with the sentinel cell
+    positions = np.array([np.concatenate([m, p]) for m, p in zip(moved, pad)])
+    sources = np.array([np.concatenate([rng.permutation(m), p]) for m, p in zip(moved, pad)])
+    none = np.full(runs, -1)
+    where = Runs(inverse, np.arange(runs), np.arange(runs), none, none, none, none)
+    cand = Candidates(np.arange(count), positions, sources, np.full(count, 4), np.full(count, -2), np.full(count, -2))
+    scores = score_insertions(labels, goal, care, where, cand)
+    for d in range(runs):
+        here, want, counts = (np.append(a[:-1][inverse[d]], a[-1]) for a in (labels, goal, care))
+        for c in range(count):
+            made = sum(bool(here[s] == want[p] and counts[p]) - bool(here[p] == want[p] and counts[p])
+                       for p, s in zip(positions[c], sources[c]))
+            assert scores.gain[d, c] == made
+            assert scores.score[d, c] == made / 4
