@@ -182,3 +182,26 @@ def test_the_beams_work_follows_what_the_searched_cells_hold():
         return Puzzle([str(c % 3) for c in range(n)], {"t": list(range(1, n)) + [0], "u": swap})
 
     assert sf.search_work(ring(16), np.arange(16)) == sf.ONE_CELL_WORK < sf.WORK  # one-cell pieces
+
+
+def test_the_rest_is_finished_with_and_without_the_opening_and_the_shorter_kept(rubik3, monkeypatch):
+    """Both finishes after the beam run; the answer is the shorter (the opened one alone was often longer)."""
+    from hlavolamy.core.progress import CancelToken
+    from hlavolamy.solve.registry import Context
+    from hlavolamy.solve.strategies import search_first
+
+    openers, lengths = [], []
+    real = search_first.solve_decomposed
+
+    def recorded(problem, **kwargs):
+        openers.append(kwargs.get("opener"))
+        real(problem, **kwargs)
+        lengths.append(problem.answer_length())
+
+    monkeypatch.setattr(search_first, "solve_decomposed", recorded)
+    colours = np.asarray(rubik3.colour_ids)[scrambled(rubik3, 30, 11).perm]
+    problem = Problem.from_input(rubik3, colours)
+    search_first.solve_search_first(problem, Context(CancelToken()))
+    assert openers == [search_first.open_cheaply, None]
+    assert problem.replays_to_goal(problem.turns)
+    assert problem.answer_length() == min(lengths)
