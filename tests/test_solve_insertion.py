@@ -8,20 +8,28 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble, scrambled
 from hlavolamy.core.turns import invert
 from hlavolamy.solve import solve
-from hlavolamy.solve.macros.decompose import phase0, plan
+from hlavolamy.solve.macros.decompose import phase0, plan, solve_decomposed
 from hlavolamy.solve.macros.insert import (
+    Candidates,
     GroupMoves,
     GroupSequence,
+    Runs,
     TurnCodes,
     best_insertions,
     candidates,
     insert_group,
     insert_word,
+    score_insertions,
 )
+from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Context
+from hlavolamy.solve.strategies.commutators import solve_whole
+from hlavolamy.solve.strategies.insertion import beam_group, open_cheaply
 from tests.conftest import PUZZLES
 
 
@@ -113,13 +121,6 @@ def test_insert_group_solves_its_group_and_leaves_the_others(rubik3):
 def test_the_opening_races_on_the_colours_too_and_the_shortest_attempt_wins(rubik3, by_colours):
     """On colours the opening is tried on the colour position and on its exact assignment, on an exact
     position on that position again; none of it can make the answer longer than the plain colour attempt."""
-    from hlavolamy.core.progress import CancelToken
-    from hlavolamy.solve.macros.decompose import solve_decomposed
-    from hlavolamy.solve.macros.pairing import paired_plan
-    from hlavolamy.solve.registry import Context
-    from hlavolamy.solve.strategies.commutators import solve_whole
-    from hlavolamy.solve.strategies.insertion import beam_group, open_cheaply
-
     opened = []
 
     def opener(problem, plan, cancel):
@@ -142,8 +143,6 @@ def test_the_opening_races_on_the_colours_too_and_the_shortest_attempt_wins(rubi
 @given(data=st.data(), offset=st.sampled_from([0, 40_000]))
 def test_every_insertion_is_scored_as_cells_made_right_minus_cells_made_wrong(data, offset):
     """The vectorised scoring against a plain count, with labels small enough for 16 bits and too big for them."""
-    from hlavolamy.solve.macros.insert import Candidates, Runs, score_insertions
-
     n = data.draw(st.integers(3, 12))
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     labels = np.append(rng.integers(0, 4, n) + offset, -1)

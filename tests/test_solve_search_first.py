@@ -8,11 +8,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hlavolamy.core.fileformat import load_puzzle
+from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble, scrambled
 from hlavolamy.core.state import State
 from hlavolamy.solve import solve
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.registry import Context
+from hlavolamy.solve.strategies import search_first
 from hlavolamy.solve.strategies.insertion import turns_per_cell
 from hlavolamy.solve.strategies.search_first import (
     ring_problem,
@@ -73,7 +76,6 @@ def test_a_position_by_colours_is_solved(rubik3):
 
 
 def test_wider_beams_only_ever_shorten_the_groups_answer(rubik3):
-    from hlavolamy.core.progress import CancelToken
     from hlavolamy.solve.strategies.beam import beam
     from hlavolamy.solve.strategies.search_first import WIDTH, widening_beam
 
@@ -186,10 +188,6 @@ def test_the_beams_work_follows_what_the_searched_cells_hold():
 
 def test_the_rest_is_finished_with_and_without_the_opening_and_the_shorter_kept(rubik3, monkeypatch):
     """Both finishes after the beam run; the answer is the shorter (the opened one alone was often longer)."""
-    from hlavolamy.core.progress import CancelToken
-    from hlavolamy.solve.registry import Context
-    from hlavolamy.solve.strategies import search_first
-
     openers, lengths = [], []
     real = search_first.solve_decomposed
 
