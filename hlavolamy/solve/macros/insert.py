@@ -34,12 +34,15 @@ from hlavolamy.solve.macros.greedy import (
 )
 from hlavolamy.solve.problem import OverBudget, Problem
 
-SCORED_CELLS = 1_500_000
-"""Most (run, candidate, cell) comparisons per step: bounds the candidates (and runs) tried per step."""
+SCORED_CELLS = 24_000_000
+"""Most (run, candidate, cell) comparisons per step: bounds the candidates (and runs) tried per step. It binds on
+long sequences (big cubes, where a step has thousands of runs), never on short ones (MAX_CANDIDATES does): 16 times
+the 1.5e6 it was made Santa cube_10/10/10 6.9 % shorter (5,009 -> 4,665 moves, 27 % more CPU) and cube_19/19/19
+6.2 % (13,773 -> 12,923); 4 times gave 4.5 % there, 64 times nothing more (the candidates' cap binds)."""
 MIN_CANDIDATES = 24
 """Candidates tried at least, however long the sequence (the bare macros come first in the table)."""
 MAX_CANDIDATES = 1_000
-"""Candidates tried at most, however short the sequence."""
+"""Candidates tried at most, however short the sequence (4,000 on cube_10/10/10: 2 % shorter at twice the CPU)."""
 
 
 @dataclass

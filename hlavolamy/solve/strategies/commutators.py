@@ -15,6 +15,7 @@ from functools import partial
 
 import numpy as np
 
+from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.independent import generators
 from hlavolamy.errors import UnreachableError
 from hlavolamy.solve.macros.decompose import (
@@ -49,7 +50,9 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
     shorter, so every later attempt stops as soon as it is no longer likely to
     win (:func:`_within_reach`). Only the later attempts play ``opener``: on
     colours the same position again, with it, then the exact assignment (on an
-    exact position the second attempt is the same position again, with it).
+    exact position the second attempt is the same position again, with it);
+    on puzzles of more than :data:`OPENED_CELLS` moved cells only where the
+    first failed.
     The race keeps the opening only where it pays: on a Santa globe_3/33 by
     colours the colour attempt with it came out 1,023 moves against 1,211
     without; on one case each of cube_5, cube_6, cube_7 and cube_10 the colours without it
@@ -76,6 +79,8 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
     except Stuck as exc:
         failure = failure or exc
     for attempt in later:
+        if attempts and pieces(problem.puzzle).moved_cells > OPENED_CELLS:
+            break
         _within_reach(attempt, attempts)
         try:
             solve_decomposed(attempt, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner,
@@ -88,6 +93,12 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
             raise failure
         raise StrategyFailed(f"the commutators strategy could not finish this position: {failure}")
     problem.adopt(min(attempts, key=Problem.answer_length))
+
+
+OPENED_CELLS = 1_000
+"""Puzzles moving more cells run the later attempts only where the first failed: on Santa's cube_19/19/19 and
+cube_33/33/33 (2,166 and 6,534 cells) the first won every case (cube_19: the opened colours 7-9 % longer where
+they finished, the opened assignment over its budget), while the two cost more than the first's CPU."""
 
 
 def _within_reach(attempt: Problem, attempts: list[Problem]) -> None:
