@@ -28,6 +28,7 @@ from hlavolamy.solve.macros.insert import (
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context
+from hlavolamy.solve.strategies import commutators
 from hlavolamy.solve.strategies.commutators import solve_whole
 from hlavolamy.solve.strategies.insertion import beam_group, open_cheaply
 from tests.conftest import PUZZLES
@@ -137,6 +138,29 @@ def test_the_opening_races_on_the_colours_too_and_the_shortest_attempt_wins(rubi
     plain.cast_shadow()
     solve_decomposed(plain, group_solver=beam_group, planner=paired_plan)
     assert problem.answer_length() <= plain.answer_length()
+
+
+@pytest.mark.parametrize("first_fails", [False, True])
+def test_on_big_puzzles_the_attempts_stop_at_the_first_answer(rubik3, monkeypatch, first_fails):
+    """Above ``OPENED_CELLS`` moved cells the attempts stop at the first that answers: the opened ones are
+    skipped after the plain colour attempt; where it fails the opened colours run and answer."""
+    monkeypatch.setattr(commutators, "OPENED_CELLS", 0)
+    opened = []
+
+    def opener(problem, plan, cancel):
+        opened.append(problem.exact)
+        open_cheaply(problem, plan, cancel)
+
+    def group_solver(problem, table, *, cancel=None):
+        if first_fails and not opened:
+            return False  # the first (plain) attempt gets stuck
+        return beam_group(problem, table, cancel=cancel)
+
+    state = scrambled(rubik3, 30, 5)
+    problem = Problem.from_input(rubik3, np.asarray(rubik3.colour_ids)[state.perm])
+    solve_whole(problem, Context(CancelToken()), group_solver, paired_plan, opener)
+    assert opened == ([False] if first_fails else [])
+    assert problem.replays_to_goal(problem.turns)
 
 
 @settings(max_examples=30, deadline=None)

@@ -51,8 +51,8 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
     win (:func:`_within_reach`). Only the later attempts play ``opener``: on
     colours the same position again, with it, then the exact assignment (on an
     exact position the second attempt is the same position again, with it);
-    on puzzles of more than :data:`OPENED_CELLS` moved cells only where the
-    first failed.
+    on puzzles of more than :data:`OPENED_CELLS` moved cells the attempts stop
+    at the first that answers.
     The race keeps the opening only where it pays: on a Santa globe_3/33 by
     colours the colour attempt with it came out 1,023 moves against 1,211
     without; on one case each of cube_5, cube_6, cube_7 and cube_10 the colours without it
@@ -96,9 +96,10 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
 
 
 OPENED_CELLS = 1_000
-"""Puzzles moving more cells run the later attempts only where the first failed: on Santa's cube_19/19/19 and
-cube_33/33/33 (2,166 and 6,534 cells) the first won every case (cube_19: the opened colours 7-9 % longer where
-they finished, the opened assignment over its budget), while the two cost more than the first's CPU."""
+"""Puzzles moving more cells stop at the first attempt that answers (the later ones are a fallback): on Santa's
+cube_19/19/19 and cube_33/33/33 (2,166 and 6,534 cells) the first won every case (cube_19: the opened colours
+7-9 % longer where they finished, the opened assignment over its budget), while the two cost more than the first's
+CPU."""
 
 
 def _within_reach(attempt: Problem, attempts: list[Problem]) -> None:
