@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hlavolamy.analysis.blocks import pieces
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, reduce_power
@@ -35,16 +34,11 @@ from hlavolamy.solve.macros.greedy import (
 )
 from hlavolamy.solve.problem import OverBudget, Problem
 
-SCORED_CELLS = 1_500_000
-"""Most (run, candidate, cell) comparisons per step: bounds the candidates (and runs) tried per step."""
-BIG_SCORED_CELLS = 24_000_000
-"""The same on puzzles of more than :data:`BIG_CELLS` moved cells, whose solutions are long (a big cube's step
-has thousands of runs): 16 times 1.5e6 made Santa cube_10/10/10 6.9 % shorter (5,009 -> 4,665 moves, 27 % more
-CPU), cube_19/19/19 6.2 % (13,773 -> 12,923), cube_33/33/33 9.0 % (38,338 -> 34,896), globe_3/33 7.1 %
-(9,551 -> 8,873); 4 times gave 4.5 % on cube_19, 64 times nothing more on cube_10 (the candidates' cap binds)."""
-BIG_CELLS = 250
-"""Smaller puzzles keep :data:`SCORED_CELLS`: there the big budget bought at most 1 % (cube_4..cube_6, the small
-globes) for 14-30 % more CPU, which took the Santa run over 45 minutes."""
+SCORED_CELLS = 24_000_000
+"""Most (run, candidate, cell) comparisons per step: bounds the candidates (and runs) tried per step. It binds on
+long sequences (big cubes, where a step has thousands of runs), never on short ones (MAX_CANDIDATES does): 16 times
+the 1.5e6 it was made Santa cube_10/10/10 6.9 % shorter (5,009 -> 4,665 moves, 27 % more CPU) and cube_19/19/19
+6.2 % (13,773 -> 12,923); 4 times gave 4.5 % there, 64 times nothing more (the candidates' cap binds)."""
 MIN_CANDIDATES = 24
 """Candidates tried at least, however long the sequence (the bare macros come first in the table)."""
 MAX_CANDIDATES = 1_000
@@ -275,11 +269,6 @@ def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, wher
     return chosen
 
 
-def scored_cells(puzzle: Puzzle) -> int:
-    """Comparisons a step may score on ``puzzle``: :data:`BIG_SCORED_CELLS` where solutions are long."""
-    return BIG_SCORED_CELLS if pieces(puzzle).moved_cells > BIG_CELLS else SCORED_CELLS
-
-
 def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
                  max_steps: int = 10_000, append: bool = True, until: int | None = None,
                  rate: float = 0.0) -> bool:
@@ -296,7 +285,6 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
     sequence = GroupSequence(problem.turns, GroupMoves(puzzle, cells), codes)
     goal, care = group_target(problem, cells)
     width = table.positions.shape[1]
-    budget = scored_cells(puzzle)
     pool = candidates(table, 4 * MIN_CANDIDATES, codes)
     for _ in range(max_steps):
         if cancel is not None:
@@ -307,7 +295,7 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
         if until is not None and np.count_nonzero((labels != goal) & care) <= until:
             return False
         where = sequence.runs()
-        count = min(MAX_CANDIDATES, max(MIN_CANDIDATES, budget // (width * where.lo.size)))
+        count = min(MAX_CANDIDATES, max(MIN_CANDIDATES, SCORED_CELLS // (width * where.lo.size)))
         if count > pool.rows.size and pool.rows.size < table.cost.size:
             pool = candidates(table, count, codes)
         cand = pool if count >= pool.rows.size else head(pool, count)
