@@ -36,9 +36,10 @@ from hlavolamy.solve.problem import OverBudget, Problem
 
 SCORED_CELLS = 24_000_000
 """Most (run, candidate, cell) comparisons per step: bounds the candidates (and runs) tried per step. It binds on
-long sequences (big cubes, where a step has thousands of runs), never on short ones (MAX_CANDIDATES does): 16 times
-the 1.5e6 it was made Santa cube_10/10/10 6.9 % shorter (5,009 -> 4,665 moves, 27 % more CPU) and cube_19/19/19
-6.2 % (13,773 -> 12,923); 4 times gave 4.5 % there, 64 times nothing more (the candidates' cap binds)."""
+long solutions (a big cube's step has thousands of runs; short ones reach MAX_CANDIDATES first). 16 times the
+1.5e6 it was made the Santa run 5.4 % shorter (106,806 -> 101,003 moves): cube_33/33/33 38,338 -> 34,896,
+cube_19/19/19 13,773 -> 12,923, globe_3/33 9,551 -> 8,873, cube_10/10/10 5,009 -> 4,665; on the small puzzles
+within 1 % either way at the same CPU. 4 times gave 4.5 % on cube_19, 64 times nothing more on cube_10 (the cap)."""
 MIN_CANDIDATES = 24
 """Candidates tried at least, however long the sequence (the bare macros come first in the table)."""
 MAX_CANDIDATES = 1_000
