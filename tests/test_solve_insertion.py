@@ -13,6 +13,7 @@ from hlavolamy.core.scramble import random_scramble, scrambled
 from hlavolamy.core.turns import invert
 from hlavolamy.solve import solve
 from hlavolamy.solve.macros.decompose import phase0, plan, solve_decomposed
+from hlavolamy.solve.macros import insert
 from hlavolamy.solve.macros.insert import (
     Candidates,
     GroupMoves,
@@ -161,6 +162,28 @@ def test_on_big_puzzles_the_attempts_stop_at_the_first_answer(rubik3, monkeypatc
     solve_whole(problem, Context(CancelToken()), group_solver, paired_plan, opener)
     assert opened == ([False] if first_fails else [])
     assert problem.replays_to_goal(problem.turns)
+
+
+def test_big_puzzles_score_more_candidates_per_step(rubik3, monkeypatch):
+    """The big budget reaches the scoring: with the 3x3x3 counted as big and the small budget tiny, a step
+    scores more candidates than the small budget allows, and the group is still solved."""
+    monkeypatch.setattr(insert, "SCORED_CELLS", 1)
+    seen = {}
+    for big in (False, True):
+        monkeypatch.setattr(insert, "BIG_CELLS", 0 if big else 10**9)
+        sizes = []
+
+        def spy(labels, goal, care, where, cand, rate=0.0):
+            sizes.append(cand.rows.size)
+            return best_insertions(labels, goal, care, where, cand, rate=rate)
+
+        monkeypatch.setattr(insert, "best_insertions", spy)
+        problem = Problem.from_input(rubik3, scrambled(rubik3, 30, 3))
+        phase0(problem, plan(rubik3).frozen)
+        assert insert_group(problem, _biggest_table(rubik3))
+        seen[big] = max(sizes)
+    assert seen[False] == insert.MIN_CANDIDATES
+    assert seen[True] > insert.MIN_CANDIDATES
 
 
 @settings(max_examples=30, deadline=None)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hlavolamy.analysis.blocks import pieces
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, reduce_power
@@ -34,12 +35,18 @@ from hlavolamy.solve.macros.greedy import (
 )
 from hlavolamy.solve.problem import OverBudget, Problem
 
-SCORED_CELLS = 24_000_000
-"""Most (run, candidate, cell) comparisons per step: bounds the candidates (and runs) tried per step. It binds on
-long solutions (a big cube's step has thousands of runs; short ones reach MAX_CANDIDATES first). 16 times the
-1.5e6 it was made the Santa run 5.4 % shorter (106,806 -> 101,003 moves): cube_33/33/33 38,338 -> 34,896,
-cube_19/19/19 13,773 -> 12,923, globe_3/33 9,551 -> 8,873, cube_10/10/10 5,009 -> 4,665; on the small puzzles
-within 1 % either way at the same CPU. 4 times gave 4.5 % on cube_19, 64 times nothing more on cube_10 (the cap)."""
+SCORED_CELLS = 1_500_000
+"""Most (run, candidate, cell) comparisons per step: bounds the candidates (and runs) tried per step."""
+BIG_SCORED_CELLS = 24_000_000
+"""The same on puzzles of more than :data:`BIG_CELLS` moved cells, whose solutions are long (a big cube's step
+has thousands of runs and had room for a few dozen candidates). 16 times 1.5e6 made the Santa run 5.4 % shorter
+(106,806 -> 101,003 moves): cube_33/33/33 38,338 -> 34,896, cube_19/19/19 13,773 -> 12,923, globe_3/33 9,551 ->
+8,873, cube_10/10/10 5,009 -> 4,665, for about a quarter more CPU there. 4 times gave 4.5 % on cube_19, 64 times
+nothing more on cube_10 (MAX_CANDIDATES binds)."""
+BIG_CELLS = 250
+"""Smaller puzzles keep :data:`SCORED_CELLS`: their steps mostly reach MAX_CANDIDATES anyway, and the big budget
+moved them within 1 % either way (Santa cube_5 -50 moves, wreath_100 +62; the cubes plugin's 6x6x6 in
+`bench solve` 300.0 -> 302.0), so they keep their answers."""
 MIN_CANDIDATES = 24
 """Candidates tried at least, however long the sequence (the bare macros come first in the table)."""
 MAX_CANDIDATES = 1_000
@@ -270,6 +277,11 @@ def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, wher
     return chosen
 
 
+def scored_cells(puzzle: Puzzle) -> int:
+    """Comparisons a step may score on ``puzzle``: :data:`BIG_SCORED_CELLS` where solutions are long."""
+    return BIG_SCORED_CELLS if pieces(puzzle).moved_cells > BIG_CELLS else SCORED_CELLS
+
+
 def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
                  max_steps: int = 10_000, append: bool = True, until: int | None = None,
                  rate: float = 0.0) -> bool:
@@ -286,6 +298,7 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
     sequence = GroupSequence(problem.turns, GroupMoves(puzzle, cells), codes)
     goal, care = group_target(problem, cells)
     width = table.positions.shape[1]
+    budget = scored_cells(puzzle)
     pool = candidates(table, 4 * MIN_CANDIDATES, codes)
     for _ in range(max_steps):
         if cancel is not None:
@@ -296,7 +309,7 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
         if until is not None and np.count_nonzero((labels != goal) & care) <= until:
             return False
         where = sequence.runs()
-        count = min(MAX_CANDIDATES, max(MIN_CANDIDATES, SCORED_CELLS // (width * where.lo.size)))
+        count = min(MAX_CANDIDATES, max(MIN_CANDIDATES, budget // (width * where.lo.size)))
         if count > pool.rows.size and pool.rows.size < table.cost.size:
             pool = candidates(table, count, codes)
         cand = pool if count >= pool.rows.size else head(pool, count)
