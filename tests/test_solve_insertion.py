@@ -12,8 +12,8 @@ from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble, scrambled
 from hlavolamy.core.turns import invert
 from hlavolamy.solve import solve
-from hlavolamy.solve.macros.decompose import phase0, plan, solve_decomposed
 from hlavolamy.solve.macros import insert
+from hlavolamy.solve.macros.decompose import phase0, plan, solve_decomposed
 from hlavolamy.solve.macros.insert import (
     Candidates,
     GroupMoves,

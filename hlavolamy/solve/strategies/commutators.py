@@ -41,6 +41,13 @@ def solve_by_commutators(problem: Problem, context: Context) -> None:
         _orbit(problem, context, keep=context.mode == "orbit-keep")
 
 
+OPENED_CELLS = 1_000
+"""Puzzles moving more cells stop at the first attempt that answers (the later ones are a fallback): on Santa's
+cube_19/19/19 and cube_33/33/33 (2,166 and 6,534 cells) the first won every case (cube_19: the opened colours
+7-9 % longer where they finished, the opened assignment over its budget), while the two cost more than the first's
+CPU."""
+
+
 def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = solve_group,
                 planner: Callable[..., Plan] | None = None, opener: Opener | None = None) -> None:
     """Conjugated macros group by group; on colours also on an exact assignment, and the shortest wins.
@@ -78,8 +85,9 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
         attempts.append(first)
     except Stuck as exc:
         failure = failure or exc
+    first_only = pieces(problem.puzzle).moved_cells > OPENED_CELLS
     for attempt in later:
-        if attempts and pieces(problem.puzzle).moved_cells > OPENED_CELLS:
+        if attempts and first_only:
             break
         _within_reach(attempt, attempts)
         try:
@@ -93,13 +101,6 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
             raise failure
         raise StrategyFailed(f"the commutators strategy could not finish this position: {failure}")
     problem.adopt(min(attempts, key=Problem.answer_length))
-
-
-OPENED_CELLS = 1_000
-"""Puzzles moving more cells stop at the first attempt that answers (the later ones are a fallback): on Santa's
-cube_19/19/19 and cube_33/33/33 (2,166 and 6,534 cells) the first won every case (cube_19: the opened colours
-7-9 % longer where they finished, the opened assignment over its budget), while the two cost more than the first's
-CPU."""
 
 
 def _within_reach(attempt: Problem, attempts: list[Problem]) -> None:
