@@ -164,10 +164,12 @@ def test_on_big_puzzles_the_attempts_stop_at_the_first_answer(rubik3, monkeypatc
     assert problem.replays_to_goal(problem.turns)
 
 
-def test_big_puzzles_score_more_candidates_per_step(rubik3, monkeypatch):
-    """The big budget reaches the scoring: with the 3x3x3 counted as big and the small budget tiny, a step
-    scores more candidates than the small budget allows, and the group is still solved."""
-    monkeypatch.setattr(insert, "SCORED_CELLS", 1)
+@pytest.mark.parametrize("small", ["SCORED_CELLS", "MAX_CANDIDATES"])
+def test_big_puzzles_score_more_candidates_per_step(rubik3, monkeypatch, small):
+    """The big budget reaches the scoring: with the 3x3x3 counted as big and one of the small limits (the
+    comparisons or the candidates) tiny, a step scores more candidates than the small limit allows, and the
+    group is still solved."""
+    monkeypatch.setattr(insert, small, 1)
     seen = {}
     for big in (False, True):
         monkeypatch.setattr(insert, "BIG_CELLS", 0 if big else 10**9)
@@ -182,7 +184,7 @@ def test_big_puzzles_score_more_candidates_per_step(rubik3, monkeypatch):
         phase0(problem, plan(rubik3).frozen)
         assert insert_group(problem, _biggest_table(rubik3))
         seen[big] = max(sizes)
-    assert seen[False] == insert.MIN_CANDIDATES
+    assert seen[False] == (insert.MIN_CANDIDATES if small == "SCORED_CELLS" else 1)
     assert seen[True] > insert.MIN_CANDIDATES
 
 

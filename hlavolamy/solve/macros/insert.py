@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -50,7 +51,20 @@ moved them within 1 % either way (Santa cube_5 -50 moves, wreath_100 +62; the cu
 MIN_CANDIDATES = 24
 """Candidates tried at least, however long the sequence (the bare macros come first in the table)."""
 MAX_CANDIDATES = 1_000
-"""Candidates tried at most, however short the sequence (4,000 on cube_10/10/10: 2 % shorter at twice the CPU)."""
+"""Candidates tried at most, however short the sequence."""
+BIG_MAX_CANDIDATES = 4_000
+"""The same on puzzles of more than :data:`BIG_CELLS` moved cells. Measured with the big scoring budget (Santa,
+per type): globe_3/33/33 8,873 -> 7,655 moves for 6 % more CPU, globe_8/25 2,683 -> 2,555, cube_10/10/10 -2 % for
+twice the CPU; on smaller puzzles it would quadruple the steps that reach the cap for moves within noise."""
+
+
+class StepBudget(NamedTuple):
+    """How much one insertion step may try on a puzzle."""
+
+    scored: int
+    """Most (run, candidate, cell) comparisons per step."""
+    candidates: int
+    """Most candidates per step, however short the sequence."""
 
 
 @dataclass
@@ -277,9 +291,11 @@ def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, wher
     return chosen
 
 
-def scored_cells(puzzle: Puzzle) -> int:
-    """Comparisons a step may score on ``puzzle``: :data:`BIG_SCORED_CELLS` where solutions are long."""
-    return BIG_SCORED_CELLS if pieces(puzzle).moved_cells > BIG_CELLS else SCORED_CELLS
+def step_budget(puzzle: Puzzle) -> StepBudget:
+    """What a step may try on ``puzzle``: the big budget where solutions are long (more than :data:`BIG_CELLS`)."""
+    if pieces(puzzle).moved_cells > BIG_CELLS:
+        return StepBudget(BIG_SCORED_CELLS, BIG_MAX_CANDIDATES)
+    return StepBudget(SCORED_CELLS, MAX_CANDIDATES)
 
 
 def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
@@ -298,7 +314,7 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
     sequence = GroupSequence(problem.turns, GroupMoves(puzzle, cells), codes)
     goal, care = group_target(problem, cells)
     width = table.positions.shape[1]
-    budget = scored_cells(puzzle)
+    budget = step_budget(puzzle)
     pool = candidates(table, 4 * MIN_CANDIDATES, codes)
     for _ in range(max_steps):
         if cancel is not None:
@@ -309,7 +325,7 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
         if until is not None and np.count_nonzero((labels != goal) & care) <= until:
             return False
         where = sequence.runs()
-        count = min(MAX_CANDIDATES, max(MIN_CANDIDATES, budget // (width * where.lo.size)))
+        count = min(budget.candidates, max(MIN_CANDIDATES, budget.scored // (width * where.lo.size)))
         if count > pool.rows.size and pool.rows.size < table.cost.size:
             pool = candidates(table, count, codes)
         cand = pool if count >= pool.rows.size else head(pool, count)
