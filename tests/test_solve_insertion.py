@@ -188,6 +188,15 @@ def test_big_puzzles_score_more_candidates_per_step(rubik3, monkeypatch, small):
     assert seen[True] > insert.MIN_CANDIDATES
 
 
+def test_the_step_budget_grows_with_the_puzzle_and_the_candidates_stop_growing_on_huge_ones(rubik3, monkeypatch):
+    """Small: the small budget; big: the big budget and more candidates; huge: the big budget, the usual cap."""
+    assert insert.step_budget(rubik3) == (insert.SCORED_CELLS, insert.MAX_CANDIDATES)
+    monkeypatch.setattr(insert, "BIG_CELLS", 0)
+    assert insert.step_budget(rubik3) == (insert.BIG_SCORED_CELLS, insert.BIG_MAX_CANDIDATES)
+    monkeypatch.setattr(insert, "HUGE_CELLS", 1)
+    assert insert.step_budget(rubik3) == (insert.BIG_SCORED_CELLS, insert.MAX_CANDIDATES)
+
+
 @settings(max_examples=30, deadline=None)
 @given(data=st.data(), offset=st.sampled_from([0, 40_000]))
 def test_every_insertion_is_scored_as_cells_made_right_minus_cells_made_wrong(data, offset):

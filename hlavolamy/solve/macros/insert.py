@@ -53,9 +53,13 @@ MIN_CANDIDATES = 24
 MAX_CANDIDATES = 1_000
 """Candidates tried at most, however short the sequence."""
 BIG_MAX_CANDIDATES = 4_000
-"""The same on puzzles of more than :data:`BIG_CELLS` moved cells. Measured with the big scoring budget (Santa,
-per type): globe_3/33/33 8,873 -> 7,655 moves for 6 % more CPU, globe_8/25 2,683 -> 2,555, cube_10/10/10 -2 % for
-twice the CPU; on smaller puzzles it would quadruple the steps that reach the cap for moves within noise."""
+"""The same on puzzles of more than :data:`BIG_CELLS` and at most :data:`HUGE_CELLS` moved cells. Measured with
+the big scoring budget (Santa, per type): globe_3/33 8,873 -> 7,655 moves for 15 % more CPU, globe_8/25 2,683 ->
+2,555, cube_7..10 13,598 -> 13,346 for 1.8 times the CPU; on smaller puzzles 1.4 % either way per type (65 cases)."""
+HUGE_CELLS = 1_000
+"""Above this many moved cells (a 19x19x19 has 2,166, a 33x33x33 6,534) steps keep :data:`MAX_CANDIDATES`: with
+4,000, Santa's cube_19/19/19 came out 1 % shorter (12,923 -> 12,771) for 78 % more CPU, cube_33/33/33 0.5 %
+longer (34,896 -> 35,086)."""
 
 
 class StepBudget(NamedTuple):
@@ -292,10 +296,12 @@ def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, wher
 
 
 def step_budget(puzzle: Puzzle) -> StepBudget:
-    """What a step may try on ``puzzle``: the big budget where solutions are long (more than :data:`BIG_CELLS`)."""
-    if pieces(puzzle).moved_cells > BIG_CELLS:
-        return StepBudget(BIG_SCORED_CELLS, BIG_MAX_CANDIDATES)
-    return StepBudget(SCORED_CELLS, MAX_CANDIDATES)
+    """What a step may try on ``puzzle``: the big budget where solutions are long (more than :data:`BIG_CELLS`),
+    with more candidates up to :data:`HUGE_CELLS`."""
+    cells = pieces(puzzle).moved_cells
+    if cells <= BIG_CELLS:
+        return StepBudget(SCORED_CELLS, MAX_CANDIDATES)
+    return StepBudget(BIG_SCORED_CELLS, BIG_MAX_CANDIDATES if cells <= HUGE_CELLS else MAX_CANDIDATES)
 
 
 def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
