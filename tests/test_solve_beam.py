@@ -347,3 +347,67 @@ def test_the_ball_finds_by_its_top_bits_what_a_full_search_finds():
     full = np.where(known.hashes[at] == hashes, known.entry[at], -1)
     found = known.find(hashes)
     assert np.array_equal(found, full) and (found >= 0).sum() > 20
+
+
+@pytest.mark.parametrize("puzzle,labels", [(wreath(12), 3), (globe(3, 8), 12), (globe(3, 8), 300)],
+                         ids=["wreath12", "globe3x8", "globe3x8-wide-labels"])
+def test_a_levels_child_sums_are_those_of_the_childrens_rows(puzzle, labels):
+    """The beam never makes its children's rows before it keeps them: their hashes, buckets and near sums, worked
+    out from the parents' rows, must be what the children's own rows give (labels past 255: int32 rows)."""
+    from hlavolamy.solve.strategies.beam import _Children, nearest, row_hashes
+    from hlavolamy.solve.tables.steps import step_automaton
+
+    rng = np.random.default_rng(labels)
+    goal = rng.integers(0, labels, puzzle.n_cells)
+    goal[0] = labels - 1
+    dtype = np.uint8 if labels < 256 else np.int32
+    perms = step_automaton(puzzle).perms
+    children = _Children(nearest(puzzle, goal), goal, int(goal[1]), np.dtype(dtype).itemsize, perms)
+    rows = np.stack([goal[rng.permutation(puzzle.n_cells)] for _ in range(40)]).astype(dtype)
+    hashes, buckets, near = children.hashes(rows), children.buckets(rows), children.near_steps(rows)
+    for g, perm in enumerate(perms):
+        child = rows[:, perm]
+        assert np.array_equal(hashes[:, g], row_hashes(child))
+        assert np.array_equal(buckets[:, g], row_hashes(child == goal[1]))
+        assert np.array_equal(children.near(rows) + near[:, g], children.near(child))
+        assert np.array_equal(children.near(child) % children.scale, np.count_nonzero(child != goal, axis=1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 70_000), st.integers(1, 300))
+def test_the_wrapping_product_is_numpys_integer_product(seed, most, cells):
+    """Bit slices of the weights through float64 BLAS give exactly the uint64 product, whatever the values' size."""
+    from hlavolamy.solve.strategies.beam import _Product
+
+    rng = np.random.default_rng(seed)
+    weights = rng.integers(0, 2**64, size=(cells, 5), dtype=np.uint64, endpoint=False)
+    rows = rng.integers(0, most, size=(7, cells), endpoint=True)
+    rows[0] = most
+    assert np.array_equal(_Product(weights, most).times(rows), rows.astype(np.uint64) @ weights)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 30), max_size=200))
+def test_the_first_of_each_value_is_uniques_index(values):
+    from hlavolamy.solve.strategies.beam import _first_of_each
+
+    values = np.array(values, dtype=np.uint64)
+    assert np.array_equal(_first_of_each(values), np.unique(values, return_index=True)[1])
+
+
+def test_the_children_of_a_position_no_database_reaches_are_not_reached_either():
+    """A rank of -1 (a projection the cut build never reached) must give its children -1, not another row's."""
+    from hlavolamy.solve.strategies.beam import _Guide
+    from hlavolamy.solve.tables.steps import step_automaton
+
+    puzzle = globe(3, 6)
+    problem = Problem.from_input(puzzle, np.asarray(puzzle.colour_ids)[scrambled(puzzle, 12, 3).perm])
+    guide = _Guide(problem, 0)
+    steps = len(step_automaton(puzzle).turns)
+    ranks = guide.ranks(problem.labels[None, :].astype(np.uint8))
+    assert ranks.shape[0] == len(guide.tables) > 0 and (ranks >= 0).all()
+    ranks = np.concatenate([ranks, np.full_like(ranks, -1)], axis=1)
+    child = np.arange(2 * steps)  # every step of the position, then of a row of -1
+    after = guide.step(ranks, child)
+    expected = np.stack([table.table[ranks[k, 0]] for k, table in enumerate(guide.tables)])
+    assert np.array_equal(after[:, :steps], expected) and (after[:, steps:] == -1).all()

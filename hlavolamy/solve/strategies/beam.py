@@ -1,9 +1,11 @@
 """The "beam" strategy: a wide beam of positions, for big groups whose macros are long (wreaths, globes).
 
-Each level expands every kept position by every single step (one numpy
-gather per step, with the move pruning of :mod:`~hlavolamy.solve.strategies.optimal`),
-drops duplicates (rows hashed; also against the last levels, so the beam
-does not walk back), scores the children (:class:`_Guide`: pattern
+Each level expands every kept position by every single step (with the move
+pruning of :mod:`~hlavolamy.solve.strategies.optimal`), without making the
+children's rows (:class:`_Children`: their hashes by one matrix product of
+the parents' rows, their scores from the cells each step moves), drops
+duplicates (by hash; also against the last levels, so the beam does not walk
+back), scores the children (:class:`_Guide`: pattern
 databases, then how far each label is from the nearest cell that wants it,
 then wrong cells) and keeps the ``width`` best, at most ``width //
 SPREAD`` per bucket (where one label stands: :func:`bucket_label`) so that the beam does
@@ -20,9 +22,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import memo
@@ -60,9 +64,11 @@ budget of the beam when levels got twice as fast, so that the same budgets walk 
 class _Level:
     rows: np.ndarray
     after: np.ndarray
+    near: np.ndarray
+    """Per row, its near sum (:class:`_Children`; children's follow from their parent's)."""
     hashes: np.ndarray
     ranks: np.ndarray
-    """Per row, its rank in each of the guide's pattern databases (children's follow by their tables)."""
+    """``ranks[k, r]``: row ``r``'s rank in the guide's pattern database ``k`` (children's follow by its table)."""
 
 
 def nearest(puzzle: Puzzle, goal: np.ndarray) -> np.ndarray:
@@ -101,6 +107,20 @@ def row_hashes(rows: np.ndarray) -> np.ndarray:
     padded = np.zeros((count, words * 8), dtype=np.uint8)
     padded[:, :width] = np.ascontiguousarray(rows).view(np.uint8).reshape(count, width)
     return (padded.view(np.uint64) * _mix(words)).sum(axis=1)
+
+
+def hash_weights(cells: int, itemsize: int) -> np.ndarray:
+    """Per cell, the weight of its value in :func:`row_hashes` of rows of ``itemsize`` bytes.
+
+    A row's hash is the wrapping sum of value x weight over its cells (a value's bytes sit in one 64-bit word, at
+    a shift), so a child's hash follows from its parent's and the few cells a step moves.
+
+    >>> rows = np.array([[3, 0, 7, 1, 2, 9, 4, 5, 6, 8]], dtype=np.uint8)
+    >>> int((rows.astype(np.uint64) * hash_weights(10, 1)).sum()) == int(row_hashes(rows)[0])
+    True
+    """
+    at = np.arange(cells) * itemsize
+    return _mix(-(-cells * itemsize // 8))[at // 8] << (8 * (at % 8)).astype(np.uint64)
 
 
 BALL_BYTES = 150_000_000
@@ -225,40 +245,126 @@ class _Guide:
 
     def __init__(self, problem: Problem, allowed: int, cancel: CancelToken | None = None):
         puzzle = problem.puzzle
-        near = nearest(puzzle, problem.goal)
-        # near[i, label] read as near_flat[row + offsets]: one gather of small integers per child cell
-        self.near_flat = near.astype(np.uint16).ravel()
-        self.offsets = np.arange(puzzle.n_cells, dtype=np.int64) * near.shape[1]
-        if near.size <= 1 << 16:
-            self.offsets = self.offsets.astype(np.uint16)
+        self.near = near = nearest(puzzle, problem.goal)
         self.tables = patterns(puzzle, problem.goal, problem.exact, cancel=cancel)  # a limit may cut the build
-        # each database's distances, and 255 last: what a rank of -1 (not reachable) reads
-        self.dists = [np.append(t.distances(allowed), 255).astype(np.uint8) for t in self.tables]
+        # each database's distances, led by what a rank of -1 (not reachable) reads: one gather at rank + 1
+        self.dists = [np.r_[255, t.distances(allowed)].astype(np.uint8) for t in self.tables]
         self.scale = puzzle.n_cells + 1
         self.near_scale = int(near.max()) * puzzle.n_cells + 1
 
     def ranks(self, rows: np.ndarray) -> np.ndarray:
-        """Per row, its rank in each pattern database (-1: not reachable)."""
-        out = np.empty((rows.shape[0], len(self.tables)), dtype=np.int32)
+        """``out[k, r]``: the rank of row ``r`` in pattern database ``k`` (-1: not reachable)."""
+        out = np.empty((len(self.tables), rows.shape[0]), dtype=np.int32)
         for k, table in enumerate(self.tables):
-            out[:, k] = table.ranks(rows)
+            out[k] = table.ranks(rows)
         return out
 
-    def step(self, ranks: np.ndarray, g: np.ndarray) -> np.ndarray:
-        """The ranks after single steps ``g``, read from the tables (no projection of the children's rows)."""
-        out = np.empty_like(ranks)
+    def step(self, ranks: np.ndarray, child: np.ndarray) -> np.ndarray:
+        """The ranks of children ``child`` (``parent * steps + step``) of rows of ``ranks``, read from the tables.
+
+        Each parent's row of a table is read once (whole rows: few cache misses), then the children's entries.
+        """
+        out = np.empty((len(self.tables), child.size), dtype=np.int32)
         for k, table in enumerate(self.tables):
-            r = ranks[:, k]
-            out[:, k] = np.where(r >= 0, table.table[np.maximum(r, 0), g], -1)
+            rows = table.table.take(np.maximum(ranks[k], 0), axis=0)
+            rows[ranks[k] < 0] = -1  # not reachable: nor are its children
+            rows.take(child, out=out[k])
         return out
 
-    def score(self, rows: np.ndarray, wrong: np.ndarray, ranks: np.ndarray) -> np.ndarray:
-        near = self.near_flat[rows + self.offsets].sum(axis=1, dtype=np.int64)
-        total = near * self.scale + wrong
-        far = np.zeros(rows.shape[0], dtype=np.int64)
+    def score(self, near: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """Scores from the rows' near sums (:class:`_Children`: nearest distances, then wrong cells) and ranks."""
+        far = np.zeros(near.shape[0], dtype=np.int64)
         for k, dist in enumerate(self.dists):
-            far += dist[ranks[:, k]]
-        return total + far * (self.near_scale * self.scale)
+            far += dist.take(ranks[k] + 1)
+        return near + far * (self.near_scale * self.scale)
+
+
+class _Children:
+    """What a level needs of every child, worked out from the parents' rows without making the children's.
+
+    Per child: its hash (:func:`row_hashes`), its bucket (:func:`row_hashes` of ``row == rare``) and its near sum
+    (over cells, the guide's nearest distance x ``scale``, + 1 where the cell is wrong: ``% scale`` is the wrong
+    cells). A hash is linear in the cells' values, so the hashes of every step's child are one matrix product of
+    the parents' rows with the weights each step moves; a step changes the near sum only on the cells it moves
+    (a fifth of the cells on a 4x4x4's wings). Only the kept children get rows.
+    """
+
+    def __init__(self, near: np.ndarray, goal: np.ndarray, rare: int, itemsize: int, perms: np.ndarray):
+        cells, labels = near.shape
+        self.scale = cells + 1
+        self.rare = rare
+        wrong = np.arange(labels)[None, :] != goal[:, None]
+        self.table = (near.astype(np.int64) * self.scale + wrong).astype(np.int32).ravel()
+        """``table[cell * labels + label]``: the near sum's term of ``label`` standing in ``cell``."""
+        self.offsets = np.arange(cells, dtype=np.int64) * labels
+        identity = np.arange(cells)
+        self.moved = [np.flatnonzero(p != identity) for p in perms]
+        self.sources = [p[m] for p, m in zip(perms, self.moved)]
+        # step g takes the value of cell i to cell inverse[g, i]: its child weighs it by that cell's weight
+        inverse = np.argsort(perms, axis=1)
+        self.hash_weights = _Product(hash_weights(cells, itemsize)[inverse].T, int(goal.max()))
+        self.bucket_weights = _Product(hash_weights(cells, 1)[inverse].T, 1)
+
+    def near(self, rows: np.ndarray) -> np.ndarray:
+        """The near sums of whole rows."""
+        return self.table[rows + self.offsets].sum(axis=1, dtype=np.int64)
+
+    def near_steps(self, rows: np.ndarray) -> np.ndarray:
+        """``out[r, g]``: what step ``g`` adds to the near sum of row ``r`` (a cell at a time over all rows)."""
+        columns = np.ascontiguousarray(rows.T, dtype=np.int64)
+        here = self.table[columns + self.offsets[:, None]]
+        out = np.empty((rows.shape[0], len(self.moved)), dtype=np.int64)
+        before: dict[bytes, np.ndarray] = {}  # a step and its inverse move the same cells
+        for g, (cells, sources) in enumerate(zip(self.moved, self.sources)):
+            there = self.table[columns[sources] + self.offsets[cells, None]]
+            if cells.tobytes() not in before:
+                before[cells.tobytes()] = here[cells].sum(axis=0, dtype=np.int64)
+            out[:, g] = there.sum(axis=0, dtype=np.int64) - before[cells.tobytes()]
+        return out
+
+    def hashes(self, rows: np.ndarray) -> np.ndarray:
+        """``out[r, g]``: :func:`row_hashes` of row ``r`` after step ``g``."""
+        return self.hash_weights.times(rows)
+
+    def buckets(self, rows: np.ndarray) -> np.ndarray:
+        """``out[r, g]``: the bucket of row ``r`` after step ``g``."""
+        return self.bucket_weights.times(rows == self.rare)
+
+
+@functools.cache
+def _blas() -> ThreadpoolController:
+    """The BLAS libraries loaded (found once: numpy's is loaded with numpy)."""
+    return ThreadpoolController()
+
+
+class _Product:
+    """Right multiplication by a matrix of uint64 weights, wrapping as uint64 arithmetic does.
+
+    Numpy multiplies integer matrices without BLAS; here the weights are cut into slices of bits narrow enough
+    that float64 products of rows of small values (at most ``most``) by them are exact, and the slices' products
+    are shifted back together: four to five times as fast as ``rows.astype(uint64) @ weights``.
+
+    >>> weights = np.array([[2**64 - 1, 3], [2**40 + 7, 2**63]], dtype=np.uint64)
+    >>> rows = np.array([[5, 1], [0, 2]], dtype=np.uint8)
+    >>> bool((_Product(weights, 5).times(rows) == rows.astype(np.uint64) @ weights).all())
+    True
+    """
+
+    def __init__(self, weights: np.ndarray, most: int):
+        self.columns = weights.shape[1]
+        self.bits = 53 - (max(1, most) * weights.shape[0]).bit_length()
+        mask = np.uint64((1 << self.bits) - 1)
+        self.slices = np.hstack([((weights >> np.uint64(shift)) & mask).astype(np.float64)
+                                 for shift in range(0, 64, self.bits)])
+
+    def times(self, rows: np.ndarray) -> np.ndarray:
+        # one BLAS thread: a second one halves no wall time on these sizes and spins a core (the batch has its own)
+        with _blas().limit(limits=1, user_api="blas"):
+            exact = rows.astype(np.float64) @ self.slices
+        out = np.zeros((rows.shape[0], self.columns), dtype=np.uint64)
+        for k, shift in enumerate(range(0, 64, self.bits)):
+            out += exact[:, k * self.columns:(k + 1) * self.columns].astype(np.uint64) << np.uint64(shift)
+        return out
 
 
 def beam(problem: Problem, *, width: int | None = None, work: Work | None = None, shorter_than: int | None = None,
@@ -289,11 +395,12 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
     known = ball(puzzle, problem.goal, dtype, BALL_STATES, cancel)
     rare = bucket_label(puzzle, problem.goal)
     rng = np.random.default_rng(0)
+    children = _Children(guide.near, problem.goal, rare, np.dtype(dtype).itemsize, steps.perms)
     start = problem.labels.astype(dtype)[None, :]
-    level = _Level(start, np.zeros(1, dtype=np.int32), row_hashes(start), guide.ranks(start))
+    level = _Level(start, np.zeros(1, dtype=np.int32), children.near(start), row_hashes(start), guide.ranks(start))
     recent = [level.hashes]
     parents: list[tuple[np.ndarray, np.ndarray]] = []
-    best = _meet(known, level.hashes, start, steps.perms, goal, parents, 0, None)
+    best = _meet(known, level.hashes, start.__getitem__, steps.perms, goal, parents, 0, None)
     limit = min(MAX_DEPTH, shorter_than - 1 if shorter_than is not None else MAX_DEPTH)
     closest: tuple[int, list[int]] = (problem.wrong(), [])
     gained = 0
@@ -305,25 +412,28 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
         if work.exhausted:
             break
         after = steps.after[level.after]
-        node, g = np.nonzero(after >= 0)
-        children = _children_of(level.rows, steps.perms, node, g)
-        work.spend(CELL_UNITS * children.size)
+        child = np.flatnonzero(after >= 0)  # index into (parent, step) tables, raveled
+        node, g = np.divmod(child, after.shape[1])
+        work.spend(CELL_UNITS * child.size * puzzle.n_cells)
         parents.append((node.astype(np.int32), g.astype(np.int32)))
-        wrong = np.count_nonzero(children != goal, axis=1)
+        near = level.near[node] + children.near_steps(level.rows).take(child)
+        wrong = near % children.scale
         hit = np.flatnonzero(wrong <= allowed)
         if hit.size:
             best = step_path(parents, int(hit[0]))
             break
-        hashes = row_hashes(children)
-        best = _meet(known, hashes, children, steps.perms, goal, parents, depth + 1, best)
+        hashes = children.hashes(level.rows).take(child)
+        row = functools.partial(_child_row, level.rows, steps.perms, node, g)
+        best = _meet(known, hashes, row, steps.perms, goal, parents, depth + 1, best)
         keep = _fresh(hashes, recent)
         if not keep.size:
             break
-        buckets = row_hashes(children[keep] == rare)
-        ranks = guide.step(level.ranks[node[keep]], g[keep])
-        picked = _select(guide.score(children[keep], wrong[keep], ranks), buckets, width, max(1, width // SPREAD), rng)
+        ranks = guide.step(level.ranks, child[keep])
+        buckets = children.buckets(level.rows).take(child[keep])
+        picked = _select(guide.score(near[keep], ranks), buckets, width, max(1, width // SPREAD), rng)
         chosen = keep[picked]
-        level = _Level(children[chosen], after[node[chosen], g[chosen]], hashes[chosen], ranks[picked])
+        level = _Level(_children_of(level.rows, steps.perms, node[chosen], g[chosen]),
+                       after.take(child[chosen]), near[chosen], hashes[chosen], ranks[:, picked])
         parents[-1] = (node[chosen].astype(np.int32), g[chosen].astype(np.int32))
         recent = (recent + [level.hashes])[-MEMORY:]
         fewest = int(np.argmin(wrong[chosen]))
@@ -364,22 +474,43 @@ def bucket_label(puzzle: Puzzle, goal: np.ndarray) -> int:
 
 
 def _children_of(rows: np.ndarray, perms: np.ndarray, node: np.ndarray, g: np.ndarray) -> np.ndarray:
-    """Row ``k``: step ``g[k]`` applied to row ``node[k]``; every step of every row first, in one gather
-    (twice as fast as gathering each child by its own row of indices)."""
-    return rows.take(perms, axis=1).reshape(-1, rows.shape[1])[node * perms.shape[0] + g]
+    """Row ``k``: step ``g[k]`` applied to row ``node[k]`` (one gather per step)."""
+    out = np.empty((node.size, rows.shape[1]), dtype=rows.dtype)
+    for step in np.unique(g):
+        at = np.flatnonzero(g == step)
+        out[at] = rows[node[at]].take(perms[step], axis=1)
+    return out
+
+
+def _child_row(rows: np.ndarray, perms: np.ndarray, node: np.ndarray, g: np.ndarray, k: int) -> np.ndarray:
+    """Child ``k`` of a level (the beam makes the rows of the kept children only)."""
+    return rows[node[k]][perms[g[k]]]
 
 
 def _fresh(hashes: np.ndarray, recent: list[np.ndarray]) -> np.ndarray:
     """Indices of the first of each hash, leaving out hashes seen in the last levels."""
-    _, first = np.unique(hashes, return_index=True)
+    first = _first_of_each(hashes)
     return np.sort(first[~_member(hashes[first], np.sort(np.concatenate(recent)))])
 
 
-def _meet(ball: Ball, hashes: np.ndarray, rows: np.ndarray, perms: np.ndarray, goal: np.ndarray,
-          parents: list[tuple[np.ndarray, np.ndarray]], depth: int, best: list[int] | None) -> list[int] | None:
+def _first_of_each(values: np.ndarray) -> np.ndarray:
+    """Per distinct value, the index of its first occurrence (ordered by value), as ``np.unique``'s
+    ``return_index``, by an unstable sort (four times as fast on 64-bit values)."""
+    if not values.size:
+        return np.zeros(0, dtype=np.int64)
+    order = np.argsort(values)
+    ordered = values[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    return np.minimum.reduceat(order, starts)
+
+
+def _meet(ball: Ball, hashes: np.ndarray, row_of: Callable[[int], np.ndarray], perms: np.ndarray,
+          goal: np.ndarray, parents: list[tuple[np.ndarray, np.ndarray]], depth: int,
+          best: list[int] | None) -> list[int] | None:
     """The shorter of ``best`` and the best way through a position of this level that the ball knows.
 
-    The way home is replayed before it is taken (two positions may share a hash).
+    The way home is replayed from ``row_of(k)``, the position of hash ``k``, before it is taken (two positions may
+    share a hash).
     """
     found = ball.find(hashes)
     inside = np.flatnonzero(found >= 0)
@@ -389,7 +520,7 @@ def _meet(ball: Ball, hashes: np.ndarray, rows: np.ndarray, perms: np.ndarray, g
     if best is not None and depth + ball.dist[found[k]] >= len(best):
         return best
     home = ball.home(int(found[k]))
-    row = rows[k]
+    row = row_of(k)
     for g in home:
         row = row[perms[g]]
     if not np.array_equal(row, goal):
