@@ -200,3 +200,31 @@ def test_closure_fills_a_level_from_its_own_elements(rubik3):
     minkwitz.close()
     assert len(table) == chain.orbit_sizes[0]
     assert _spells_its_entries(chain)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_sifting_all_rows_at_once_meets_the_words_one_sift_meets(data):
+    """``shortest_sifts`` sifts every prefix in one pass per level: each row must meet the words, in order, that
+    its own sift meets (through all levels or the first few), members and non-members alike."""
+    puzzle = random_puzzle(data)
+    chain = build_chain(puzzle, improve=2e8)
+    rows = np.array([data.draw(st.permutations(range(puzzle.n_cells)), label="row") for _ in range(6)]
+                    + [np.asarray(p) for _, p in chain.prefixes()[:6]])
+    levels = data.draw(st.sampled_from([None, 1, max(1, len(chain.base) - 1)]), label="levels")
+    sifts = chain.sift_all(rows, levels)
+    for r, row in enumerate(rows):
+        words, _ = chain.sift(row, levels)
+        assert sifts.words(r) == words
+        assert sifts.lengths()[r] == sum(map(len, words))
+
+
+def test_the_shortest_sifts_of_a_cube_position_replay(rubik3):
+    from hlavolamy.solve.tables.chain import shortest_sifts
+
+    chain = build_chain(rubik3)
+    perm = rubik3.perm_of(random_scramble(rubik3, 30, 4))
+    found = shortest_sifts(chain, perm, count=8)
+    assert len(found) == 8
+    for moves in found:
+        assert np.array_equal(perm[rubik3.perm_of(moves)], np.arange(rubik3.n_cells))

@@ -93,6 +93,27 @@ class _Entry:
     inverse_word: Word
 
 
+@dataclass(frozen=True)
+class Sifts:
+    """Many sifts (:meth:`Chain.sift_all`): ``picks[level, r]`` is the entry (an index into ``entries[level]``)
+    row ``r`` met at ``level``, -1 from where its sift stopped."""
+
+    picks: np.ndarray
+    entries: list[list[_Entry]]
+
+    def lengths(self) -> np.ndarray:
+        """Per row, the length of the table words met."""
+        out = np.zeros(self.picks.shape[1], dtype=np.int64)
+        for picks, entries in zip(self.picks, self.entries):
+            lengths = np.array([len(entry.word) for entry in entries] + [0])
+            out += lengths[picks]  # -1: the 0 at the end
+        return out
+
+    def words(self, row: int) -> list[Word]:
+        """The table words row ``row`` met, in sifting order."""
+        return [entries[k].word for k, entries in zip(self.picks[:, row], self.entries) if k >= 0]
+
+
 @dataclass
 class Chain:
     """Base points, basic orbit sizes and, per level, the table point -> (element, word)."""
@@ -103,6 +124,7 @@ class Chain:
     orbit_sizes: list[int]
     levels: list[dict[int, _Entry]] = field(default_factory=list)
     _prefixes: list[tuple[Word, np.ndarray]] | None = field(default=None, repr=False)
+    _prefix_perms: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def order(self) -> int:
@@ -129,6 +151,24 @@ class Chain:
             words.append(entry.word)
         return words, rest
 
+    def sift_all(self, rows: np.ndarray, levels: int | None = None) -> Sifts:
+        """:meth:`sift` of every row of ``rows`` at once: one gather per level for all of them."""
+        rows = np.array(rows, dtype=np.intp)
+        entries = [list(table.values()) for table in self.levels[:levels]]
+        picks = np.full((len(entries), rows.shape[0]), -1, dtype=np.int64)
+        alive = np.arange(rows.shape[0])
+        for level, (point, table) in enumerate(zip(self.base, self.levels[:levels])):
+            slot = np.full(self.puzzle.n_cells, -1, dtype=np.int64)
+            slot[list(table)] = np.arange(len(table))
+            found = slot[rows[alive, point]]
+            alive, found = alive[found >= 0], found[found >= 0]
+            if not alive.size:
+                break
+            picks[level, alive] = found
+            inverses = np.stack([entry.inverse for entry in entries[level]])
+            rows[alive] = np.take_along_axis(inverses[found], rows[alive], axis=1)
+        return Sifts(picks, entries)
+
     def contains(self, perm: np.ndarray) -> bool:
         """Membership by sifting through the (complete) table."""
         perm = np.asarray(perm)
@@ -144,7 +184,13 @@ class Chain:
             self._prefixes = [((), np.arange(self.puzzle.n_cells, dtype=np.intp))] + [
                 (tuple(index[t] for t in w.turns), np.asarray(w.perm, dtype=np.intp))
                 for w in short_words(self.puzzle, 8, limit=self.prefix_count())]
+            self._prefix_perms = np.stack([perm for _, perm in self._prefixes])
         return self._prefixes
+
+    def prefix_perms(self) -> np.ndarray:
+        """The permutations of :meth:`prefixes`, one per row."""
+        self.prefixes()
+        return self._prefix_perms
 
     def prefix_count(self) -> int:
         return max(20, min(_PREFIXES, _PREFIX_LOOKUPS // max(len(self.base), 1)))
@@ -301,23 +347,24 @@ def shortest_sifts(chain: Chain, perm: np.ndarray, *, levels: int | None = None,
     fixes the base points, and the solution is ``w`` then the table words
     in sifting order.
     """
-    candidates: list[tuple[int, Word, list[Word], bool | None]] = []  # (length, prefix, table words, backwards)
+    runs: list[tuple[Sifts, bool | None]] = []  # all prefixes sifted at once: forwards, backwards or partly
+    stack = chain.prefix_perms()
+    if cancel is not None:
+        cancel.check()
     if levels is not None:
-        for prefix, prefix_perm in chain.prefixes():
-            if cancel is not None:
-                cancel.check()
-            words, _ = chain.sift(np.argsort(perm[prefix_perm]), levels)
-            candidates.append((len(prefix) + sum(map(len, words)), prefix, words, None))
+        runs.append((chain.sift_all(np.argsort(perm[stack], axis=1), levels), None))
     for backwards, position in ((False, perm), (True, np.argsort(perm))) if levels is None else ():
-        for prefix, prefix_perm in chain.prefixes():
-            if cancel is not None:
-                cancel.check()
-            words, _ = chain.sift(position[prefix_perm])
-            candidates.append((len(prefix) + sum(map(len, words)), prefix, words, backwards))
-    candidates.sort(key=lambda c: c[0])  # lengths first, spelled for the best only (a table's words can be long)
+        runs.append((chain.sift_all(position[stack]), backwards))
+    prefixes = chain.prefixes()
+    prefix_lengths = np.array([len(prefix) for prefix, _ in prefixes])
+    lengths = np.concatenate([prefix_lengths + sifts.lengths() for sifts, _ in runs])
     inv = _inverse_index(chain.turns)
-    return [simplify(chain.puzzle, chain.word_turns(_spelled(prefix, words, backwards, inv)))
-            for _, prefix, words, backwards in candidates[:count]]
+    out = []
+    for k in np.argsort(lengths, kind="stable")[:count]:  # lengths first, spelled for the best only
+        (sifts, backwards), (prefix, _) = runs[k // len(prefixes)], prefixes[k % len(prefixes)]
+        out.append(simplify(chain.puzzle, chain.word_turns(_spelled(prefix, sifts.words(k % len(prefixes)),
+                                                                    backwards, inv))))
+    return out
 
 
 def _spelled(prefix: Word, words: list[Word], backwards: bool | None, inv: list[int]) -> list[int]:
