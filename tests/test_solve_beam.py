@@ -388,11 +388,11 @@ def test_the_wrapping_product_is_numpys_integer_product(seed, most, cells):
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 30), max_size=200))
-def test_the_first_of_each_value_is_uniques_index(values):
-    from hlavolamy.solve.strategies.beam import _first_of_each
+def test_the_first_occurrences_are_uniques_index(values):
+    from hlavolamy.solve.strategies.beam import _first_occurrences
 
     values = np.array(values, dtype=np.uint64)
-    assert np.array_equal(_first_of_each(values), np.unique(values, return_index=True)[1])
+    assert np.array_equal(_first_occurrences(values), np.unique(values, return_index=True)[1])
 
 
 def test_the_children_of_a_position_no_database_reaches_are_not_reached_either():

@@ -491,11 +491,11 @@ def _child_row(rows: np.ndarray, perms: np.ndarray, node: np.ndarray, g: np.ndar
 
 def _fresh(hashes: np.ndarray, recent: list[np.ndarray]) -> np.ndarray:
     """Indices of the first of each hash, leaving out hashes seen in the last levels."""
-    first = _first_of_each(hashes)
+    first = _first_occurrences(hashes)
     return np.sort(first[~_member(hashes[first], np.sort(np.concatenate(recent)))])
 
 
-def _first_of_each(values: np.ndarray) -> np.ndarray:
+def _first_occurrences(values: np.ndarray) -> np.ndarray:
     """Per distinct value, the index of its first occurrence (ordered by value), as ``np.unique``'s
     ``return_index``, by an unstable sort (four times as fast on 64-bit values)."""
     if not values.size:
