@@ -296,8 +296,10 @@ class _Children:
         self.scale = cells + 1
         self.rare = rare
         wrong = np.arange(labels)[None, :] != goal[:, None]
-        self.table = (near.astype(np.int64) * self.scale + wrong).astype(np.int32).ravel()
-        """``table[cell * labels + label]``: the near sum's term of ``label`` standing in ``cell``."""
+        terms = near.astype(np.int64) * self.scale + wrong
+        self.table = terms.astype(np.int32 if terms.max() < 2**31 else np.int64).ravel()
+        """``table[cell * labels + label]``: the near sum's term of ``label`` standing in ``cell`` (int32 while it
+        fits: half the bytes gathered)."""
         self.offsets = np.arange(cells, dtype=np.int64) * labels
         identity = np.arange(cells)
         self.moved = [np.flatnonzero(p != identity) for p in perms]
