@@ -304,6 +304,10 @@ class _Children:
         identity = np.arange(cells)
         self.moved = [np.flatnonzero(p != identity) for p in perms]
         self.sources = [p[m] for p, m in zip(perms, self.moved)]
+        # a step and its inverse move the same cells: their sums before the step are worked out once
+        supports = {m.tobytes(): k for k, m in reversed(list(enumerate(self.moved)))}
+        self.support = [supports[m.tobytes()] for m in self.moved]
+        """``support[g]``: the first step that moves the cells step ``g`` moves."""
         # step g takes the value of cell i to cell inverse[g, i]: its child weighs it by that cell's weight
         inverse = np.argsort(perms, axis=1)
         self.hash_weights = _Product(hash_weights(cells, itemsize)[inverse].T, int(goal.max()))
@@ -318,12 +322,12 @@ class _Children:
         columns = np.ascontiguousarray(rows.T, dtype=np.int64)
         here = self.table[columns + self.offsets[:, None]]
         out = np.empty((rows.shape[0], len(self.moved)), dtype=np.int64)
-        before: dict[bytes, np.ndarray] = {}  # a step and its inverse move the same cells
+        before: dict[int, np.ndarray] = {}
         for g, (cells, sources) in enumerate(zip(self.moved, self.sources)):
+            if self.support[g] == g:
+                before[g] = here[cells].sum(axis=0, dtype=np.int64)
             there = self.table[columns[sources] + self.offsets[cells, None]]
-            if cells.tobytes() not in before:
-                before[cells.tobytes()] = here[cells].sum(axis=0, dtype=np.int64)
-            out[:, g] = there.sum(axis=0, dtype=np.int64) - before[cells.tobytes()]
+            out[:, g] = there.sum(axis=0, dtype=np.int64) - before[self.support[g]]
         return out
 
     def hashes(self, rows: np.ndarray) -> np.ndarray:

@@ -166,7 +166,7 @@ class Chain:
                 break
             picks[level, alive] = found
             inverses = np.stack([entry.inverse for entry in entries[level]])
-            rows[alive] = np.take_along_axis(inverses[found], rows[alive], axis=1)
+            rows[alive] = inverses[found[:, None], rows[alive]]
         return Sifts(picks, entries)
 
     def contains(self, perm: np.ndarray) -> bool:
