@@ -26,6 +26,7 @@ from hlavolamy.solve.macros.greedy import (
     solve_group,
 )
 from hlavolamy.solve.macros.insert import (
+    BIG_CELLS,
     Candidates,
     GroupMoves,
     GroupSequence,
@@ -182,12 +183,13 @@ def _shorter(state: Problem, best: Problem | None, bound: int | None) -> tuple[P
 
 def open_cheaply(problem: Problem, plan: Plan, cancel: CancelToken | None = None) -> None:
     """Insert cheap commutators spanning groups (:mod:`~hlavolamy.solve.macros.opening`) until a share of the
-    wrong cells is right."""
+    wrong cells is right (:data:`~hlavolamy.solve.macros.opening.SHARE`; on big puzzles while they pay)."""
     table = opening_table(problem.puzzle, plan, cancel=cancel)
     if table is None:
         return
+    share = 1.0 if pieces(problem.puzzle).moved_cells > BIG_CELLS else SHARE
     wrong = int(np.count_nonzero(problem.labels[table.cells] != problem.goal[table.cells]))
-    insert_group(problem, table, cancel=cancel, until=int(wrong * (1 - SHARE)), rate=own_rate(plan))
+    insert_group(problem, table, cancel=cancel, until=int(wrong * (1 - share)), rate=own_rate(plan))
 
 
 def own_rate(plan: Plan) -> float:
