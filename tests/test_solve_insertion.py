@@ -12,7 +12,7 @@ from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble, scrambled
 from hlavolamy.core.turns import invert
 from hlavolamy.solve import solve
-from hlavolamy.solve.macros import insert
+from hlavolamy.solve.macros import insert, opening
 from hlavolamy.solve.macros.decompose import phase0, plan, solve_decomposed
 from hlavolamy.solve.macros.insert import (
     Candidates,
@@ -29,7 +29,7 @@ from hlavolamy.solve.macros.insert import (
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context
-from hlavolamy.solve.strategies import commutators
+from hlavolamy.solve.strategies import commutators, insertion
 from hlavolamy.solve.strategies.commutators import solve_whole
 from hlavolamy.solve.strategies.insertion import beam_group, open_cheaply
 from tests.conftest import PUZZLES
@@ -139,6 +139,31 @@ def test_the_opening_races_on_the_colours_too_and_the_shortest_attempt_wins(rubi
     plain.cast_shadow()
     solve_decomposed(plain, group_solver=beam_group, planner=paired_plan)
     assert problem.answer_length() <= plain.answer_length()
+
+
+@pytest.mark.parametrize("big", [False, True])
+def test_the_opening_stops_at_its_share_of_the_wrong_cells_only_on_small_puzzles(monkeypatch, big):
+    """At most ``BIG_CELLS`` moved cells the opening stops once ``SHARE`` of the wrong cells are right; above,
+    only its rate stops it (``until`` 0: never before solved). Where it stops, at most that many are wrong."""
+    if big:
+        monkeypatch.setattr(insertion, "BIG_CELLS", 0)
+    asked = []
+    real = insertion.insert_group
+
+    def spy(problem, table, **kwargs):
+        asked.append((int(np.count_nonzero(problem.labels[table.cells] != problem.goal[table.cells])), kwargs))
+        return real(problem, table, **kwargs)
+
+    monkeypatch.setattr(insertion, "insert_group", spy)
+    rubik4 = load_puzzle(PUZZLES / "rubik4.json").puzzle  # the 3x3x3's groups share no cheap commutator
+    problem = Problem.from_input(rubik4, scrambled(rubik4, 30, 5))
+    p = paired_plan(rubik4)
+    phase0(problem, p.frozen)
+    open_cheaply(problem, p, CancelToken())
+    [(wrong, kwargs)] = asked
+    assert wrong > 0 and kwargs["rate"] > 0
+    assert kwargs["until"] == (0 if big else int(wrong * (1 - opening.SHARE)))
+    assert np.array_equal(problem.labels, problem.start[rubik4.perm_of(problem.turns)])
 
 
 @pytest.mark.parametrize("first_fails", [False, True])
