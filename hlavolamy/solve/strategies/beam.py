@@ -431,8 +431,9 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
             best = step_path(parents, int(hit[0]))
             break
         hashes = children.hashes(level.rows).take(child)
-        row = functools.partial(_child_row, level.rows, steps.perms, node, g)
-        best = _meet(known, hashes, row, steps.perms, goal, parents, depth + 1, best)
+        rows, perms = level.rows, steps.perms  # the kept children alone get rows: a child the ball knows, on demand
+        best = _meet(known, hashes, lambda k: _children_of(rows, perms, node[k:k + 1], g[k:k + 1])[0], perms, goal,
+                     parents, depth + 1, best)
         keep = _fresh(hashes, recent)
         if not keep.size:
             break
@@ -488,11 +489,6 @@ def _children_of(rows: np.ndarray, perms: np.ndarray, node: np.ndarray, g: np.nd
         at = np.flatnonzero(g == step)
         out[at] = rows[node[at]].take(perms[step], axis=1)
     return out
-
-
-def _child_row(rows: np.ndarray, perms: np.ndarray, node: np.ndarray, g: np.ndarray, k: int) -> np.ndarray:
-    """Child ``k`` of a level (the beam makes the rows of the kept children only)."""
-    return rows[node[k]][perms[g[k]]]
 
 
 def _fresh(hashes: np.ndarray, recent: list[np.ndarray]) -> np.ndarray:
