@@ -56,6 +56,23 @@ def rubik3() -> Puzzle:
     return shipped("rubik3")
 
 
+@pytest.fixture(scope="module")
+def cubes():
+    """The cubes plugin's geometry (``cubes.build(size=N)``), loaded from ``plugins/`` once per test module."""
+    from hlavolamy.plugins.manager import PluginHost
+
+    return PluginHost([REPO / "plugins"], entry_points=False).geometry("cubes")
+
+
+def scrambled_colours(puzzle: Puzzle, seed: int, length: int = 200):
+    """The colours shown after ``length`` seeded random turns (a position by colours, as Santa's cases are)."""
+    import numpy as np
+
+    from hlavolamy.core.scramble import random_scramble
+
+    return np.asarray(puzzle.colour_ids)[puzzle.perm_of(random_scramble(puzzle, length, seed))]
+
+
 @pytest.fixture
 def tiny_puzzle() -> Puzzle:
     """The issue's minimal plain puzzle: two swaps of four cells."""

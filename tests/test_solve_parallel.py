@@ -7,8 +7,6 @@ import pytest
 
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
-from hlavolamy.core.scramble import random_scramble
-from hlavolamy.plugins.manager import PluginHost
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.macros.parallel import (
     MIN_RATE,
@@ -26,21 +24,12 @@ from hlavolamy.solve.strategies.insertion import (
     open_cheaply,
     solve_by_insertion,
 )
-from tests.test_cubes import REPO
-
-
-@pytest.fixture(scope="module")
-def cubes():
-    return PluginHost([REPO / "plugins"], entry_points=False).geometry("cubes")
+from tests.conftest import scrambled_colours
 
 
 @pytest.fixture(scope="module")
 def cube6(cubes) -> Puzzle:
     return cubes.build(size=6)
-
-
-def _colours(puzzle: Puzzle, seed: int) -> np.ndarray:
-    return np.asarray(puzzle.colour_ids)[puzzle.perm_of(random_scramble(puzzle, 200, seed))]
 
 
 def test_classes_of_a_cube_are_its_three_axes(cube6):
@@ -66,7 +55,7 @@ def test_inner_slices_add_up_two_turns_per_member(cube6):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_pass_replays_gains_and_is_deterministic(cube6, seed):
-    colours = _colours(cube6, seed)
+    colours = scrambled_colours(cube6, seed)
     runs = []
     for _ in range(2):
         problem = Problem.from_input(cube6, colours)
@@ -88,7 +77,7 @@ def test_exact_positions_and_small_classes_play_nothing():
 @pytest.mark.parametrize("seed", [7, 8])
 def test_insertion_with_the_rival_solves_and_is_never_longer(cubes, seed):
     cube4 = cubes.build(size=4)
-    colours = _colours(cube4, seed)
+    colours = scrambled_colours(cube4, seed)
     context = Context(CancelToken())
     problem = Problem.from_input(cube4, colours)
     solve_by_insertion(problem, context)
@@ -107,7 +96,7 @@ def test_the_rival_is_tried_only_up_to_its_cell_limit(cubes, monkeypatch):
     monkeypatch.setattr(insertion, "_opened_by_commutators", lambda problem, context: tried.append(1))
     for limit in (48, 47):  # the 3x3x3 moves 48 cells (the centres stay)
         monkeypatch.setattr(insertion, "RIVAL_CELLS", limit)
-        problem = Problem.from_input(cube3, _colours(cube3, 1))
+        problem = Problem.from_input(cube3, scrambled_colours(cube3, 1))
         solve_by_insertion(problem, Context(CancelToken()))
         assert problem.replays_to_goal(problem.turns)
     assert tried == [1]

@@ -49,7 +49,8 @@ CPU."""
 
 
 def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = solve_group,
-                planner: Callable[..., Plan] | None = None, opener: Opener | None = None) -> None:
+                planner: Callable[..., Plan] | None = None, opener: Opener | None = None,
+                first_opener: Opener | None = None) -> None:
     """Conjugated macros group by group; on colours also on an exact assignment, and the shortest wins.
 
     The colour attempt goes first, with the assignment as its shadow (its
@@ -59,7 +60,7 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
     colours the same position again, with it, then the exact assignment (on an
     exact position the second attempt is the same position again, with it);
     on puzzles of more than :data:`OPENED_CELLS` moved cells the attempts stop
-    at the first that answers.
+    at the first that answers. ``first_opener`` is played in the first attempt.
     The race keeps the opening only where it pays: on a Santa globe_3/33 by
     colours the colour attempt with it came out 1,023 moves against 1,211
     without; on one case each of cube_5, cube_6, cube_7 and cube_10 the colours without it
@@ -81,7 +82,8 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
     if exact is not None and (opener is not None or not problem.exact):
         later.append(exact)
     try:
-        solve_decomposed(first, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner)
+        solve_decomposed(first, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner,
+                         opener=first_opener)
         attempts.append(first)
     except Stuck as exc:
         failure = failure or exc

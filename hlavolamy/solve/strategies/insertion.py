@@ -40,6 +40,7 @@ from hlavolamy.solve.macros.insert import (
 from hlavolamy.solve.macros.opening import SHARE, opening_table
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.macros.parallel import open_by_commutators
+from hlavolamy.solve.macros.products import play_products
 from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.registry import Context, Strategy, StrategyFailed
 from hlavolamy.solve.strategies.commutators import solve_whole
@@ -60,6 +61,12 @@ RIVAL_CELLS = 1_000
 """Most moved cells for the many-orbit commutator rival (a second whole insertion solve): it saved 6 % of the
 moves on Santa cube_7..cube_10 (294-600 cells), none on cube_19 (2,166 cells; 60-120 s more a case) and 1 % on
 cube_33 (6,534 cells; 370 s more a case, 60-100 %): a tenth of the Santa run's CPU for 0.3 % of its moves."""
+PRODUCT_CELLS = 1_000
+"""Puzzles moving more cells open their first attempt with product commutators after phase 0
+(:mod:`~hlavolamy.solve.macros.products`: ``[X, u Y u']``, many 3-cycles a step). Santa cube_19 (four cases)
+12,771 -> 12,411 moves, cube_33 cases 281 and 282 9,563 -> 9,075 and 9,689 -> 9,113 (283, every cell its own
+label, plays none). Below, on cube_10 (five cases, the limit at 0) the answers stayed the same: the opened and
+rival attempts win there."""
 FINISHES = 1
 """Sequences left without a gaining insertion that are finished by appending (the first, best-ranked; 2 or 4
 measured no shorter on Santa cube_4 and cube_5):
@@ -192,6 +199,13 @@ def open_cheaply(problem: Problem, plan: Plan, cancel: CancelToken | None = None
     insert_group(problem, table, cancel=cancel, until=int(wrong * (1 - share)), rate=own_rate(plan))
 
 
+def open_by_products(problem: Problem, plan: Plan, cancel: CancelToken | None = None) -> None:
+    """Product commutators first (:func:`~hlavolamy.solve.macros.products.play_products`) on puzzles of more than
+    :data:`PRODUCT_CELLS` moved cells."""
+    if pieces(problem.puzzle).moved_cells > PRODUCT_CELLS:
+        play_products(problem, cancel=cancel)
+
+
 def own_rate(plan: Plan) -> float:
     """Cells per turn of the groups' own cheapest macros: what a commutator spanning groups must beat."""
     rates = [np.count_nonzero(t.positions[0] != t.sources[0]) / t.cost[0] for t in plan.tables if t is not None]
@@ -210,12 +224,14 @@ def solve_by_insertion(problem: Problem, context: Context) -> None:
     kept only if shorter and verified by replay. The plain attempt gets no
     budget from the rival: raw turns are no bound on the simplified length (a
     4x4x4 case: cut at the rival's 165 raw turns, it would have simplified to 143).
+    On puzzles of more than :data:`PRODUCT_CELLS` moved cells the first attempt
+    opens with product commutators after phase 0 (:func:`open_by_products`).
     """
     small = pieces(problem.puzzle).moved_cells <= RIVAL_CELLS
     rival = _opened_by_commutators(problem, context) if small and not problem.exact else None
     plain = problem.fork()
     try:
-        solve_whole(plain, context, beam_group, paired_plan, open_cheaply)
+        solve_whole(plain, context, beam_group, paired_plan, open_cheaply, first_opener=open_by_products)
     except StrategyFailed:
         if rival is None:
             raise
