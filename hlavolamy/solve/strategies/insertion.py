@@ -63,10 +63,10 @@ moves on Santa cube_7..cube_10 (294-600 cells), none on cube_19 (2,166 cells; 60
 cube_33 (6,534 cells; 370 s more a case, 60-100 %): a tenth of the Santa run's CPU for 0.3 % of its moves."""
 PRODUCT_CELLS = 1_000
 """Puzzles moving more cells open their first attempt with product commutators after phase 0
-(:mod:`~hlavolamy.solve.macros.products`: ``[X, u Y u']``, many 3-cycles a step). Santa cube_19 (four cases)
-12,771 -> 12,411 moves, cube_33 cases 281 and 282 9,563 -> 9,075 and 9,689 -> 9,113 (283, every cell its own
-label, plays none). Below, on cube_10 (five cases, the limit at 0) the answers stayed the same: the opened and
-rival attempts win there."""
+(:mod:`~hlavolamy.solve.macros.products`: ``[X, u Y u']``, many 3-cycles a step). Whole Santa run: cube_19
+12,771 -> 12,411 moves (four cases), cube_33 34,896 -> 33,900 (281 and 282 by colours 9,563 -> 9,075 and 9,689
+-> 9,113; 283, every cell its own label, 15,644 -> 15,712), 196 s less of their CPU. Below, on cube_10 (five
+cases, the limit at 0) the answers stayed the same: the opened and rival attempts win there."""
 FINISHES = 1
 """Sequences left without a gaining insertion that are finished by appending (the first, best-ranked; 2 or 4
 measured no shorter on Santa cube_4 and cube_5):
