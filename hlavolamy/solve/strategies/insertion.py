@@ -65,7 +65,7 @@ PRODUCT_CELLS = 1_000
 """Puzzles moving more cells open their first attempt with product commutators after phase 0
 (:mod:`~hlavolamy.solve.macros.products`: ``[X, u Y u']``, many 3-cycles a step). Whole Santa run: cube_19
 12,771 -> 12,411 moves (four cases), cube_33 34,896 -> 33,900 (281 and 282 by colours 9,563 -> 9,075 and 9,689
--> 9,113; 283, every cell its own label, 15,644 -> 15,712), 196 s less of their CPU. Below, on cube_10 (five
+-> 9,113; 283, every cell its own label, 15,644 -> 15,712), 138 s less of their cases' time. Below, on cube_10 (five
 cases, the limit at 0) the answers stayed the same: the opened and rival attempts win there."""
 FINISHES = 1
 """Sequences left without a gaining insertion that are finished by appending (the first, best-ranked; 2 or 4
