@@ -146,9 +146,9 @@ class Problem:
         """The exact position now: the labels of an exact problem, the shadow of a colour one (None if none)."""
         return self.labels if self.exact else self.shadow
 
-    def wrong(self) -> int:
-        """Cells that count and show a label other than the goal's."""
-        return self._wrong(self.labels, self.goal)
+    def wrong(self, labels: np.ndarray | None = None) -> int:
+        """Cells that count and show a label other than the goal's (in ``labels``: a position a step would make)."""
+        return self._wrong(self.labels if labels is None else labels, self.goal)
 
     def _wrong(self, labels: np.ndarray, goal: np.ndarray) -> int:
         bad = labels != goal

@@ -23,6 +23,7 @@ commutators and their supports.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -151,8 +152,15 @@ def _build(puzzle: Puzzle, cancel: CancelToken | None) -> CommutatorTable | None
     )
 
 
-def gains(table: CommutatorTable, labels: np.ndarray, goal: np.ndarray, care: np.ndarray | None) -> np.ndarray:
-    """Cells each single commutator makes right minus cells it makes wrong (two gathers over the table)."""
+class SparseSteps(Protocol):
+    """Steps as rows of the cells they move and where each takes its label from (padding: the cell ``n_cells``)."""
+
+    positions: np.ndarray
+    sources: np.ndarray
+
+
+def gains(table: SparseSteps, labels: np.ndarray, goal: np.ndarray, care: np.ndarray | None) -> np.ndarray:
+    """Cells each step of the table makes right minus cells it makes wrong (two gathers over the table)."""
     have, want = np.append(labels, -1), np.append(goal, -1)
     pos, src = table.positions, table.sources
     delta = (have[src] == want[pos]).astype(np.int8) - (have[pos] == want[pos])
@@ -239,17 +247,12 @@ def _best_step(problem: Problem, table: CommutatorTable,
         for c in np.flatnonzero(est >= MIN_RATE):
             offers.append((float(est[c]), s, int(c), chosen[c]))
     offers.sort(key=lambda o: -o[0])
-    right = _right(problem, labels)
+    wrong = problem.wrong()
     best: tuple[float, list[Turn], np.ndarray] | None = None
     for _, s, c, rows in offers[:CHECKED]:
         word = setups[s] + step_word(table, c, rows) + invert(setups[s])
         perm = puzzle.perm_of(word)
-        rate = (_right(problem, labels[perm]) - right) / puzzle.length(word)
+        rate = (wrong - problem.wrong(labels[perm])) / puzzle.length(word)
         if rate >= MIN_RATE and (best is None or rate > best[0]):
             best = (rate, word, perm)
     return None if best is None else (best[1], best[2])
-
-
-def _right(problem: Problem, labels: np.ndarray) -> int:
-    ok = labels == problem.goal
-    return int(np.count_nonzero(ok if problem.care is None else ok & problem.care))

@@ -28,6 +28,7 @@ makes at least :data:`MIN_RATE` cells right per turn.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from hlavolamy.analysis.memo import memo
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn, invert
-from hlavolamy.solve.macros.parallel import MIN_CLASS, commuting_classes, powers
+from hlavolamy.solve.macros.parallel import MIN_CLASS, commuting_classes, gains, powers
 from hlavolamy.solve.problem import Problem
 
 MIN_PAIRS = 4
@@ -89,7 +90,7 @@ class ProductTable:
     sources: np.ndarray
     """(cycles x 3) where each of those cells takes its label from."""
 
-    @property
+    @cached_property
     def firsts(self) -> np.ndarray:
         """Each choice's first row of cycles (for sums per choice)."""
         return np.array([c.first for c in self.choices])
@@ -179,15 +180,6 @@ def _choice(puzzle: Puzzle, u: Turn | None, u_perm: np.ndarray, u_inv: np.ndarra
     return choice, pos[closed], src[closed]
 
 
-def cycle_gains(table: ProductTable, labels: np.ndarray, goal: np.ndarray, care: np.ndarray | None) -> np.ndarray:
-    """Cells each 3-cycle makes right minus cells it makes wrong."""
-    pos, src = table.positions, table.sources
-    delta = (labels[src] == goal[pos]).astype(np.int8) - (labels[pos] == goal[pos])
-    if care is not None:
-        delta *= care[pos]
-    return delta.sum(axis=1, dtype=np.int64)
-
-
 def best_sets(choice: Choice, gain: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     """The best ``[X, u Y u']`` for this choice, estimated from its pairs' gains: its worth (cells made right less
     :data:`PRICE` per turn) with the rows of ``X`` and ``Y``; from the best few pairs, ``X`` and ``Y`` improved in
@@ -256,7 +248,7 @@ def _best_step(problem: Problem, table: ProductTable) -> tuple[list[Turn], np.nd
     """The step worth the most cells beyond its turns at :data:`PRICE`, if it makes :data:`MIN_RATE` per turn:
     sets chosen for the :data:`BOUNDED` choices with the most gain on offer, the best few played out exactly."""
     puzzle, labels = problem.puzzle, problem.labels
-    gain = cycle_gains(table, labels, problem.goal, problem.care)
+    gain = gains(table, labels, problem.goal, problem.care)
     on_offer = np.add.reduceat(np.maximum(gain, 0), table.firsts)
     offers = []
     for c in np.argsort(-on_offer, kind="stable")[:BOUNDED]:
@@ -265,18 +257,13 @@ def _best_step(problem: Problem, table: ProductTable) -> tuple[list[Turn], np.nd
         if worth > 0:
             offers.append((worth, choice, xs, ys))
     offers.sort(key=lambda o: -o[0])
-    right = _right(problem, labels)
+    wrong = problem.wrong()
     best: tuple[float, list[Turn], np.ndarray] | None = None
     for _, choice, xs, ys in offers[:CHECKED]:
         word = step_word(choice, xs, ys)
         perm = puzzle.perm_of(word)
-        made, turns = _right(problem, labels[perm]) - right, puzzle.length(word)
+        made, turns = wrong - problem.wrong(labels[perm]), puzzle.length(word)
         worth = made - PRICE * turns
         if made >= MIN_RATE * turns and (best is None or worth > best[0]):
             best = (worth, word, perm)
     return None if best is None else (best[1], best[2])
-
-
-def _right(problem: Problem, labels: np.ndarray) -> int:
-    ok = labels == problem.goal
-    return int(np.count_nonzero(ok if problem.care is None else ok & problem.care))
