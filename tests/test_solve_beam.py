@@ -9,18 +9,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import hlavolamy.solve.passes.shorten as shorten_module
+import hlavolamy.solve.strategies.beam as beam_module
+import hlavolamy.solve.tables.pdb as pdb
 from hlavolamy.analysis.independent import generators
 from hlavolamy.analysis.memo import forget_shared
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.state import State
 from hlavolamy.core.turns import Turn
-import hlavolamy.solve.strategies.beam as beam_module
-import hlavolamy.solve.tables.pdb as pdb
-import hlavolamy.solve.passes.shorten as shorten_module
 from hlavolamy.solve import solve
-from hlavolamy.solve.strategies.beam import SearchFailed, beam, nearest
-from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.passes.shorten import shortcut, shorten
+from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.strategies.beam import SearchFailed, beam, nearest
 
 
 def cycle(n: int, ring: list[int]) -> list[int]:
@@ -105,6 +105,27 @@ def test_beam_without_pattern_databases_still_solves():
     with patch.object(beam_module, "patterns", lambda *args, **kwargs: []):
         found = solve(puzzle, start.colour_ids(), strategy="beam")
     assert np.array_equal(start.apply(found.moves).colour_ids(), puzzle.colour_ids)
+
+
+@pytest.mark.parametrize("slack", [0, 2])
+def test_the_beams_other_answers_solve_too_and_leave_the_one_played_alone(slack):
+    """Other answers of the last levels (search-first finishes each) replay to the goal, no longer than the one
+    played plus the slack; asking for them changes nothing in the answer played."""
+    puzzle = wreath(12)
+    colours = scrambled(puzzle, 200, seed=5).colour_ids()
+    plain = Problem.from_input(puzzle, colours)
+    beam(plain)
+    asked = Problem.from_input(puzzle, colours)
+    others: list[list[Turn]] = []
+    with patch.object(beam_module, "OTHERS_SLACK", slack):
+        beam(asked, others=others)
+    assert asked.turns == plain.turns
+    assert 0 < len(others) <= beam_module.OTHERS
+    for way in others:
+        assert way != plain.turns and len(way) <= len(plain.turns) + slack
+        assert asked.replays_to_goal(way)
+    if slack:
+        assert max(len(way) for way in others) > len(plain.turns)
 
 
 def test_beam_gives_up_when_it_cannot_beat_a_rival():

@@ -32,6 +32,7 @@ from hlavolamy.analysis.blocks import pieces
 from hlavolamy.analysis.memo import memo
 from hlavolamy.core.progress import CancelToken, ProgressCallback, Work, report
 from hlavolamy.core.puzzle import Puzzle
+from hlavolamy.core.turns import Turn
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Strategy
 from hlavolamy.solve.strategies.search import SearchFailed
@@ -49,6 +50,10 @@ MEMORY = 4
 MAX_DEPTH = 2_000
 PATIENCE = 200
 """Levels the beam goes on without reaching fewer wrong cells."""
+OTHERS = 15
+"""Other solutions of the last level a caller may ask for (:func:`beam`'s ``others``)..."""
+OTHERS_SLACK = 2
+"""...at most this many steps longer than the one played."""
 MAX_CELLS = 256
 """Most moved cells of a puzzle the beam applies to..."""
 MAX_STEPS = 40
@@ -376,8 +381,14 @@ class _Product:
 
 
 def beam(problem: Problem, *, width: int | None = None, work: Work | None = None, shorter_than: int | None = None,
-         partial: bool = False, cancel: CancelToken | None = None, progress: ProgressCallback | None = None) -> None:
+         partial: bool = False, cancel: CancelToken | None = None, progress: ProgressCallback | None = None,
+         others: list[list[Turn]] | None = None) -> None:
     """Play a solution found by the beam (fewer than ``shorter_than`` steps, if given).
+
+    Where ``others`` is given, other solutions are put there (other children on the goal, other ways through
+    the ball, at most :data:`OTHERS`, at most :data:`OTHERS_SLACK` steps longer; with ``partial`` and no
+    solution, the other positions as close of the level that first came that close): they end in other
+    positions of the rest of the puzzle, which another strategy may finish more cheaply.
 
     Raises :class:`SearchFailed` when it runs out of depth, positions,
     ``work`` (a budget of units, :data:`CELL_UNITS` per child cell: the same
@@ -408,12 +419,17 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
     level = _Level(start, np.zeros(1, dtype=np.int32), children.near(start), row_hashes(start), guide.ranks(start))
     recent = [level.hashes]
     parents: list[tuple[np.ndarray, np.ndarray]] = []
-    best = _meet(known, level.hashes, start.__getitem__, steps.perms, goal, parents, 0, None)
+    found: list[list[int]] = []
+    _meet(known, level.hashes, start.__getitem__, steps.perms, goal, parents, 0, found, 0)
+    best = min(found, key=len) if found else None
     limit = min(MAX_DEPTH, shorter_than - 1 if shorter_than is not None else MAX_DEPTH)
     closest: tuple[int, list[int]] = (problem.wrong(), [])
+    nearest_ways: list[list[int]] = []
     gained = 0
+    slack = 0 if others is None else OTHERS_SLACK
     for depth in range(limit):
-        if best is not None and len(best) <= depth + 1:
+        if best is not None and (depth + 1 > (len(best) + slack if slack else len(best) - 1)
+                                 or (others is not None and len(found) > OTHERS)):
             break
         if cancel is not None:
             cancel.check()
@@ -428,12 +444,15 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
         wrong = near % children.scale
         hit = np.flatnonzero(wrong <= allowed)
         if hit.size:
-            best = step_path(parents, int(hit[0]))
-            break
+            found += [step_path(parents, int(k)) for k in hit[:OTHERS + 1]]
+            best = min(found, key=len)
+            if not slack:
+                break
         hashes = children.hashes(level.rows).take(child)
         rows, perms = level.rows, steps.perms  # the kept children alone get rows: a child the ball knows, on demand
-        best = _meet(known, hashes, lambda k: _children_of(rows, perms, node[k:k + 1], g[k:k + 1])[0], perms, goal,
-                     parents, depth + 1, best)
+        _meet(known, hashes, lambda k: _children_of(rows, perms, node[k:k + 1], g[k:k + 1])[0], perms, goal,
+              parents, depth + 1, found, slack)
+        best = min(found, key=len) if found else None
         keep = _fresh(hashes, recent)
         if not keep.size:
             break
@@ -448,15 +467,23 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
         fewest = int(np.argmin(wrong[chosen]))
         if wrong[chosen][fewest] < closest[0]:
             closest, gained = (int(wrong[chosen][fewest]), step_path(parents, fewest)), depth
+            if others is not None:  # as close, as long: other hand-over positions
+                ties = np.flatnonzero(wrong[chosen] == closest[0])[:OTHERS + 1]
+                nearest_ways = [step_path(parents, int(k)) for k in ties]
         elif depth - gained > PATIENCE:
             break
         report(progress, min(0.95, depth / limit), f"beam: depth {depth + 1}, best {int(wrong[keep].min())} wrong")
     if best is None and partial and closest[1]:
         best = closest[1]
+        found = nearest_ways
     if best is None or (shorter_than is not None and len(best) >= shorter_than):
         raise SearchFailed("the beam found no solution" + ("" if shorter_than is None else
                                                            f" shorter than {shorter_than} steps"))
     problem.play([steps.turns[s] for s in best])
+    if others is not None:
+        ways = {tuple(way): None for way in sorted(found, key=len) if len(way) <= len(best) + slack}
+        ways.pop(tuple(best))
+        others += [[steps.turns[s] for s in way] for way in ways][:OTHERS]
 
 
 def bucket_label(puzzle: Puzzle, goal: np.ndarray) -> int:
@@ -509,27 +536,29 @@ def _first_occurrences(values: np.ndarray) -> np.ndarray:
 
 
 def _meet(ball: Ball, hashes: np.ndarray, row_of: Callable[[int], np.ndarray], perms: np.ndarray,
-          goal: np.ndarray, parents: list[tuple[np.ndarray, np.ndarray]], depth: int,
-          best: list[int] | None) -> list[int] | None:
-    """The shorter of ``best`` and the best way through a position of this level that the ball knows.
+          goal: np.ndarray, parents: list[tuple[np.ndarray, np.ndarray]], depth: int, found: list[list[int]],
+          slack: int) -> None:
+    """Add to ``found`` the shortest ways through positions of this level that the ball knows (at most
+    :data:`OTHERS` + 1, none more than ``slack`` longer than the shortest found).
 
     The way home is replayed from ``row_of(k)``, the position of hash ``k``, before it is taken (two positions may
     share a hash).
     """
-    found = ball.find(hashes)
-    inside = np.flatnonzero(found >= 0)
+    hits = ball.find(hashes)
+    inside = np.flatnonzero(hits >= 0)
     if not inside.size:
-        return best
-    k = int(inside[np.argmin(ball.dist[found[inside]])])
-    if best is not None and depth + ball.dist[found[k]] >= len(best):
-        return best
-    home = ball.home(int(found[k]))
-    row = row_of(k)
-    for g in home:
-        row = row[perms[g]]
-    if not np.array_equal(row, goal):
-        return best
-    return step_path(parents, k) + home
+        return
+    shortest = min((len(way) for way in found), default=None)
+    for k in inside[np.argsort(ball.dist[hits[inside]], kind="stable")][:OTHERS + 1].tolist():
+        if shortest is not None and depth + ball.dist[hits[k]] > shortest + slack:
+            break
+        home = ball.home(int(hits[k]))
+        row = row_of(k)
+        for g in home:
+            row = row[perms[g]]
+        if np.array_equal(row, goal):
+            found.append(step_path(parents, k) + home)
+            shortest = min(shortest or len(found[-1]), len(found[-1]))
 
 
 def _select(score: np.ndarray, buckets: np.ndarray, width: int, cap: int, rng: np.random.Generator) -> np.ndarray:

@@ -98,11 +98,13 @@ def turns_per_cell(table: GroupTable) -> float:
     return float(table.cost[0]) / max(1, int(np.count_nonzero(table.positions[0] != table.sources[0])))
 
 
-def beam_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None) -> bool:
-    """Solve one group by the greedy insertion, then by a beam of insertion sequences; the shorter wins."""
+def beam_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None, work: int = BEAM_WORK,
+               widest: int = MAX_WIDTH) -> bool:
+    """Solve one group by the greedy insertion, then by a beam of insertion sequences (``work`` and ``widest``:
+    :data:`BEAM_WORK`, :data:`MAX_WIDTH`); the shorter wins."""
     greedy = problem.fork()
     solved = insert_group(greedy, table, cancel=cancel)
-    width = _width(problem, table)
+    width = _width(problem, table, work, widest)
     if width >= MIN_WIDTH:
         better = _beam(problem, table, width, len(greedy.turns) if solved else None, cancel)
         if better is not None:
@@ -114,7 +116,7 @@ def beam_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | Non
     return solved
 
 
-def _width(problem: Problem, table: GroupTable) -> int:
+def _width(problem: Problem, table: GroupTable, budget: int, widest: int) -> int:
     """Sequences the work budget affords: each scores ``runs x candidates x table width`` cells ``BRANCH`` ways.
 
     The runs are those of the sequence now plus one per cell of the group, a
@@ -124,7 +126,7 @@ def _width(problem: Problem, table: GroupTable) -> int:
     moving = {m for m, perm in puzzle.moves.items() if np.any(perm[cells] != cells)}
     runs = 1 + sum(1 for t in problem.turns if t.move in moving) + cells.size
     work = runs * min(BEAM_CANDIDATES, table.cost.size) * table.positions.shape[1]
-    return max(1, min(MAX_WIDTH, BEAM_WORK // (BRANCH * work)))
+    return max(1, min(widest, budget // (BRANCH * work)))
 
 
 def _beam(problem: Problem, table: GroupTable, width: int, bound: int | None,

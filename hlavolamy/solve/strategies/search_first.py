@@ -20,6 +20,7 @@ groups without a plain move that would break the searched group again.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 import numpy as np
@@ -30,7 +31,7 @@ from hlavolamy.analysis.memo import memo
 from hlavolamy.core.progress import CancelToken, Work, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
-from hlavolamy.solve.macros.decompose import Plan, Stuck, solve_decomposed
+from hlavolamy.solve.macros.decompose import GroupSolver, Plan, Stuck, solve_decomposed
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, Strategy, StrategyFailed
@@ -65,6 +66,13 @@ GROWTH = 2.2
 AS_DEAR = 0.9
 """Groups whose macros cost at least this share of the dearest's turns per cell are searched with it (where the
 colours tell their pieces apart)..."""
+FINISH_WORK = 80_000_000
+"""The insertion beam's work per step in a wide finish of the other groups (four times
+:data:`~hlavolamy.solve.strategies.insertion.BEAM_WORK`)..."""
+FINISH_WIDTH = 64
+"""...and its widest beam (four times the default)..."""
+WIDE_FINISHES = 2
+"""...run on this many hand-over positions: those whose plain finish was shortest."""
 UNITED_CELLS = 80
 """...while the cells searched together are at most this many: a 5x5x5's middle edges and wings (72) gain, a
 6x6x6's two wing groups (96) did not (4 Santa cases: 1,230 -> 1,220 moves, within the noise of a single case), so
@@ -200,8 +208,10 @@ def ring_problem(problem: Problem, cells: np.ndarray) -> Problem:
     return Problem(ring_puzzle(puzzle, cells), start.copy(), goal.copy(), 0, False, start, goal, [])
 
 
-def widening_beam(sub: Problem, units: float, cancel: CancelToken) -> Problem:
-    """The beam at :data:`WIDTH`, then twice as wide while the ``units`` of work left allow, the shortest answer kept.
+def widening_beam(sub: Problem, units: float, cancel: CancelToken,
+                  others: list[list[Turn]] | None = None) -> Problem:
+    """The beam at :data:`WIDTH`, then twice as wide while the ``units`` of work left allow, the shortest answer kept
+    (with ``others``: that beam's other answers as long, :func:`~hlavolamy.solve.strategies.beam.beam`).
 
     A wider beam wanders less (cubes-plugin 4x4x4 wings and centres by colour:
     86 moves at 20,000, 52 at 80,000), and where a level is cheap there is time
@@ -213,12 +223,15 @@ def widening_beam(sub: Problem, units: float, cancel: CancelToken) -> Problem:
     while width <= MAX_WIDTH:
         started = work.spent
         trial = sub.fork()
+        more: list[list[Turn]] = []
         try:
             beam(trial, width=width, work=work, partial=best is None, cancel=cancel,
-                 shorter_than=None if best is None else best.answer_length())
+                 shorter_than=None if best is None else best.answer_length(), others=more)
         except SearchFailed:
             break
         best = trial
+        if others is not None:
+            others[:] = more
         if not trial.is_solved() or GROWTH * (work.spent - started) > work.left():
             break
         width *= 2
@@ -228,7 +241,9 @@ def widening_beam(sub: Problem, units: float, cancel: CancelToken) -> Problem:
 
 
 def solve_search_first(problem: Problem, context: Context) -> None:
-    """Beam the dearest group (with the invariant vector) to solved, then insertion finishes the others."""
+    """Beam the dearest group (with the invariant vector) to solved, then insertion finishes the others: from the
+    beam's answer and from its other answers (:func:`~hlavolamy.solve.strategies.beam.beam`'s ``others``: each
+    leaves the other groups elsewhere), the shortest whole answer kept."""
     cancel, progress = context.cancel, context.progress
     if problem.is_solved():
         return
@@ -241,12 +256,43 @@ def solve_search_first(problem: Problem, context: Context) -> None:
         raise StrategyFailed(f"the dearest group has {cells.size} cells, more than the beam takes")
     problem.cast_shadow()
     report(progress, 0.0, f"search-first: beam on {cells.size} cells")
-    sub = ring_problem(problem, cells)
-    problem.play(widening_beam(sub, search_work(problem.puzzle, cells), cancel).turns)
-    problem.adopt(_finished(problem, plan, context))
+    others: list[list[Turn]] = []
+    found = widening_beam(ring_problem(problem, cells), search_work(problem.puzzle, cells), cancel, others)
+    handed: dict[bytes, Problem] = {}
+    for turns in [found.turns, *others]:
+        attempt = problem.fork()
+        attempt.play(turns)
+        handed.setdefault(attempt.labels.tobytes() + (b"" if attempt.shadow is None else attempt.shadow.tobytes()),
+                          attempt)
+    problem.adopt(_shortest_finish(list(handed.values()), plan, context))
 
 
-def _finished(problem: Problem, plan: Plan, context: Context) -> Problem:
+def _shortest_finish(starts: list[Problem], plan: Plan, context: Context) -> Problem:
+    """Each hand-over position finished by the plain insertion beam, the :data:`WIDE_FINISHES` best again by the
+    wide one (:data:`FINISH_WORK`, :data:`FINISH_WIDTH`): the shortest whole answer."""
+    done: list[tuple[int, int, Problem]] = []
+    failure: StrategyFailed | None = None
+    for k, start in enumerate(starts):
+        try:
+            finished = _finished(start, plan, context, beam_group)
+        except StrategyFailed as exc:
+            failure = exc
+            continue
+        done.append((finished.answer_length(), k, finished))
+    if not done:
+        raise failure
+    done.sort(key=lambda d: d[:2])
+    wide = functools.partial(beam_group, work=FINISH_WORK, widest=FINISH_WIDTH)
+    for _, k, _ in done[:WIDE_FINISHES]:
+        try:
+            finished = _finished(starts[k], plan, context, wide)
+        except StrategyFailed:
+            continue
+        done.append((finished.answer_length(), k, finished))
+    return min(done, key=lambda d: d[:2])[2]
+
+
+def _finished(problem: Problem, plan: Plan, context: Context, group_solver: GroupSolver) -> Problem:
     """The other groups finished by insertion, with and without the cheap commutators across groups first: the
     shorter answer (each a fraction of a second after the beam).
 
@@ -258,7 +304,7 @@ def _finished(problem: Problem, plan: Plan, context: Context) -> Problem:
     for opener in (open_cheaply, None):
         attempt = problem.fork()
         try:
-            solve_decomposed(attempt, cancel=context.cancel, progress=context.progress, group_solver=beam_group,
+            solve_decomposed(attempt, cancel=context.cancel, progress=context.progress, group_solver=group_solver,
                              planner=lambda *args, **kwargs: plan, opener=opener)
         except Stuck as exc:
             failure = exc
