@@ -422,16 +422,15 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
     recent = [level.hashes]
     parents: list[tuple[np.ndarray, np.ndarray]] = []
     found: list[list[int]] = []
-    _meet(known, level.hashes, start.__getitem__, steps.perms, goal, parents, 0, found, 0)
+    longer = OTHERS_SLACK if others is not None else -1  # how much longer than the best a kept way may be
+    _meet(known, level.hashes, start.__getitem__, steps.perms, goal, parents, 0, found, longer)
     best = min(found, key=len) if found else None
     limit = min(MAX_DEPTH, shorter_than - 1 if shorter_than is not None else MAX_DEPTH)
     closest: tuple[int, list[int]] = (problem.wrong(), [])
     nearest_ways: list[list[int]] = []
     gained = 0
-    slack = 0 if others is None else OTHERS_SLACK
     for depth in range(limit):
-        if best is not None and (depth + 1 > (len(best) + slack if slack else len(best) - 1)
-                                 or (others is not None and len(found) > OTHERS)):
+        if best is not None and (depth + 1 > len(best) + longer or (others is not None and len(found) > OTHERS)):
             break
         if cancel is not None:
             cancel.check()
@@ -448,12 +447,12 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
         if hit.size:
             found += [step_path(parents, int(k)) for k in hit[:OTHERS + 1]]
             best = min(found, key=len)
-            if not slack:
+            if others is None:
                 break
         hashes = children.hashes(level.rows).take(child)
         rows, perms = level.rows, steps.perms  # the kept children alone get rows: a child the ball knows, on demand
         _meet(known, hashes, lambda k: _children_of(rows, perms, node[k:k + 1], g[k:k + 1])[0], perms, goal,
-              parents, depth + 1, found, slack)
+              parents, depth + 1, found, longer)
         best = min(found, key=len) if found else None
         keep = _fresh(hashes, recent)
         if not keep.size:
@@ -483,7 +482,7 @@ def beam(problem: Problem, *, width: int | None = None, work: Work | None = None
                                                            f" shorter than {shorter_than} steps"))
     problem.play([steps.turns[s] for s in best])
     if others is not None:
-        ways = {tuple(way): None for way in sorted(found, key=len) if len(way) <= len(best) + slack}
+        ways = {tuple(way): None for way in sorted(found, key=len) if len(way) <= len(best) + longer}
         ways.pop(tuple(best))
         others += [[steps.turns[s] for s in way] for way in ways][:OTHERS]
 
@@ -539,9 +538,9 @@ def _first_occurrences(values: np.ndarray) -> np.ndarray:
 
 def _meet(ball: Ball, hashes: np.ndarray, row_of: Callable[[int], np.ndarray], perms: np.ndarray,
           goal: np.ndarray, parents: list[tuple[np.ndarray, np.ndarray]], depth: int, found: list[list[int]],
-          slack: int) -> None:
+          longer: int) -> None:
     """Add to ``found`` the shortest ways through positions of this level that the ball knows (at most
-    :data:`OTHERS` + 1, none more than ``slack`` longer than the shortest found).
+    :data:`OTHERS` + 1, none more than ``longer`` steps longer than the shortest found; -1: only shorter ones).
 
     The way home is replayed from ``row_of(k)``, the position of hash ``k``, before it is taken (two positions may
     share a hash).
@@ -552,7 +551,7 @@ def _meet(ball: Ball, hashes: np.ndarray, row_of: Callable[[int], np.ndarray], p
         return
     shortest = min((len(way) for way in found), default=None)
     for k in inside[np.argsort(ball.dist[hits[inside]], kind="stable")][:OTHERS + 1].tolist():
-        if shortest is not None and depth + ball.dist[hits[k]] > shortest + slack:
+        if shortest is not None and depth + ball.dist[hits[k]] > shortest + longer:
             break
         home = ball.home(int(hits[k]))
         row = row_of(k)
@@ -560,7 +559,7 @@ def _meet(ball: Ball, hashes: np.ndarray, row_of: Callable[[int], np.ndarray], p
             row = row[perms[g]]
         if np.array_equal(row, goal):
             found.append(step_path(parents, k) + home)
-            shortest = min(shortest or len(found[-1]), len(found[-1]))
+            shortest = len(found[-1]) if shortest is None else min(shortest, len(found[-1]))
 
 
 def _select(score: np.ndarray, buckets: np.ndarray, width: int, cap: int, rng: np.random.Generator) -> np.ndarray:
