@@ -11,6 +11,7 @@ from hlavolamy.core.fileformat import load_puzzle
 from hlavolamy.core.progress import CancelToken
 from hlavolamy.core.scramble import random_scramble, scrambled
 from hlavolamy.core.state import State
+from hlavolamy.core.turns import Turn
 from hlavolamy.solve import solve
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
@@ -143,6 +144,44 @@ def test_groups_as_dear_whose_colours_tell_pieces_apart_are_searched_together():
     four = cube(4)
     plan = paired_plan(four)
     assert searched_groups(plan, Problem.from_input(four, State.solved(four))) == [searched_group(plan)]
+
+
+def test_a_second_beam_searches_the_groups_nearly_as_dear_and_both_are_finished(monkeypatch):
+    """A 4x4x4 by colours: one beam on the wings, another from the start on wings and corners; every hand-over
+    position of both is finished and the shortest whole answer kept. Exact positions keep one beam."""
+    from tests.analysis_helpers import cube
+
+    four = cube(4)
+    plan = paired_plan(four)
+    wings, corners = searched_group(plan), 0
+    assert plan.groups[corners].size == 24 and turns_per_cell(plan.tables[corners]) < turns_per_cell(
+        plan.tables[wings]) * search_first.AS_DEAR
+    colours = np.asarray(four.colour_ids)[scrambled(four, 60, 3).perm]
+    assert search_first._groupings(plan, Problem.from_input(four, colours)) == [[wings], [wings, corners]]
+    assert search_first._groupings(plan, Problem.from_input(four, scrambled(four, 60, 3))) == [[wings]]
+
+    searched, finished = [], []
+    finish_real = search_first._finished
+
+    def beam_stand_in(sub, units, cancel, others=None):
+        """A quarter turn per beam so far: each beam hands over its own position (the real beam is tested above)."""
+        searched.append(sub.puzzle.n_cells)
+        sub.play([Turn(sorted(sub.puzzle.moves)[0], len(searched))])
+        return sub
+
+    def finish_spy(problem, plan, context, group_solver):
+        done = finish_real(problem, plan, context, group_solver)
+        finished.append(done.answer_length())
+        return done
+
+    monkeypatch.setattr(search_first, "widening_beam", beam_stand_in)
+    monkeypatch.setattr(search_first, "_finished", finish_spy)
+    problem = Problem.from_input(four, colours)
+    search_first.solve_search_first(problem, Context(CancelToken()))
+    rings = int(moduli(four).sum())
+    assert searched == [48 + rings, 72 + rings]
+    assert problem.replays_to_goal(problem.turns)
+    assert len(finished) >= 4 and problem.answer_length() == min(finished)  # two positions, two finishes each
 
 
 def test_positions_with_wildcards_are_taken_and_solved_within_them(rubik3):

@@ -75,6 +75,13 @@ WIDE_FINISHES = 2
 """...run on this many hand-over positions: those whose plain finish was shortest. Santa cube_4 cases 150-161
 (1,189 moves, 131 s with one position finished plainly): 1,171 with every position finished plainly, 1,155 with
 every finish wide (194 s), 1,153 with the best two wide (160 s); cube_5 210-218 1,726 -> 1,666 (121 -> 150 s)."""
+ALSO_DEAR = 0.6
+"""A second beam, from the start again with its own :data:`WORK`, searches the groups at least this share as
+dear (where that makes another set of groups): a 4x4x4's wings and corners (0.89 turns a cell against 1.33), a
+6x6x6's wings and corners. Where the first beam solves the wings, the corners cost the macros ~30 moves; where
+the second one comes close on all 72 cells, the centres and a few pieces are left. Which is shorter varies from
+case to case, so both are finished and the shorter kept: Santa cube_4 cases 150-161 1,153 -> 1,027 moves (each
+beam with half the work, or the second at half the width and work: 1,085 and 1,083), cube_6 3,446 -> 3,326."""
 UNITED_CELLS = 80
 """...while the cells searched together are at most this many: a 5x5x5's middle edges and wings (72) gain, a
 6x6x6's two wing groups (96) did not (4 Santa cases: 1,230 -> 1,220 moves, within the noise of a single case), so
@@ -94,21 +101,27 @@ def searched_groups(plan: Plan, problem: Problem) -> list[int]:
     A 5x5x5's middle edges and wings cost the same per cell by macros: searched together they come out about
     10 % shorter than the middle edges alone (12 Santa cases: 2,734 -> 2,476 moves, the beam stopping short of
     solving both and the macros finishing). A 4x4x4's corners (0.89 turns a cell against the wings' 1.33) are
-    not worth it: six cases 638 -> 660.
+    not worth it in the same beam (six cases 638 -> 660), but in a second one (:data:`ALSO_DEAR`).
     """
     g = searched_group(plan)
     if g is None:
         return []
-    dearest = turns_per_cell(plan.tables[g])
-    chosen = [g]
-    if tracks_pieces(problem, plan.groups[g]):
-        for k, table in enumerate(plan.tables):
-            cells = plan.groups[k]
-            if (k != g and table is not None and turns_per_cell(table) >= AS_DEAR * dearest
-                    and tracks_pieces(problem, cells)
-                    and sum(plan.groups[c].size for c in chosen) + cells.size <= UNITED_CELLS):
-                chosen.append(k)
-    return chosen
+    return _joined(plan, problem, [g], AS_DEAR) if tracks_pieces(problem, plan.groups[g]) else [g]
+
+
+def _joined(plan: Plan, problem: Problem, chosen: list[int], as_dear: float) -> list[int]:
+    """``chosen`` and every other group at least ``as_dear`` as dear as its first whose colours tell its pieces
+    apart, while the cells fit in :data:`UNITED_CELLS`."""
+    dearest = turns_per_cell(plan.tables[chosen[0]])
+    out = list(chosen)
+    size = sum(plan.groups[g].size for g in out)
+    for k, table in enumerate(plan.tables):
+        cells = plan.groups[k]
+        if (k not in out and table is not None and turns_per_cell(table) >= as_dear * dearest
+                and tracks_pieces(problem, cells) and size + cells.size <= UNITED_CELLS):
+            out.append(k)
+            size += cells.size
+    return out
 
 
 def tracks_pieces(problem: Problem, cells: np.ndarray) -> bool:
@@ -245,28 +258,41 @@ def widening_beam(sub: Problem, units: float, cancel: CancelToken,
 def solve_search_first(problem: Problem, context: Context) -> None:
     """Beam the dearest group (with the invariant vector) to solved, then insertion finishes the others: from the
     beam's answer and from its other answers (:func:`~hlavolamy.solve.strategies.beam.beam`'s ``others``: each
-    leaves the other groups elsewhere), the shortest whole answer kept."""
+    leaves the other groups elsewhere), and from a second beam's on more groups (:data:`ALSO_DEAR`), the shortest
+    whole answer kept."""
     cancel, progress = context.cancel, context.progress
     if problem.is_solved():
         return
     plan = paired_plan(problem.puzzle, cancel=cancel)
-    groups = searched_groups(plan, problem)
-    if not groups:
+    groupings = _groupings(plan, problem)
+    if not groupings:
         raise StrategyFailed("no group has macros to finish the rest")
-    cells = np.sort(np.concatenate([plan.groups[g] for g in groups]))
-    if cells.size > MAX_CELLS:
-        raise StrategyFailed(f"the dearest group has {cells.size} cells, more than the beam takes")
     problem.cast_shadow()
-    report(progress, 0.0, f"search-first: beam on {cells.size} cells")
-    others: list[list[Turn]] = []
-    found = widening_beam(ring_problem(problem, cells), search_work(problem.puzzle, cells), cancel, others)
     handed: dict[bytes, Problem] = {}
-    for turns in [found.turns, *others]:
-        attempt = problem.fork()
-        attempt.play(turns)
-        handed.setdefault(attempt.labels.tobytes() + (b"" if attempt.shadow is None else attempt.shadow.tobytes()),
-                          attempt)
+    for groups in groupings:
+        cells = np.sort(np.concatenate([plan.groups[g] for g in groups]))
+        report(progress, 0.0, f"search-first: beam on {cells.size} cells")
+        others: list[list[Turn]] = []
+        found = widening_beam(ring_problem(problem, cells), search_work(problem.puzzle, cells), cancel, others)
+        for turns in [found.turns, *others]:
+            attempt = problem.fork()
+            attempt.play(turns)
+            handed.setdefault(attempt.labels.tobytes()
+                              + (b"" if attempt.shadow is None else attempt.shadow.tobytes()), attempt)
     problem.adopt(_shortest_finish(list(handed.values()), plan, context))
+
+
+def _groupings(plan: Plan, problem: Problem) -> list[list[int]]:
+    """The sets of groups a beam searches, each from the start: :func:`searched_groups` (none: no macros), and
+    where groups at least :data:`ALSO_DEAR` as dear fit beside them, those groups with them."""
+    first = searched_groups(plan, problem)
+    size = sum(plan.groups[g].size for g in first)
+    if size > MAX_CELLS:
+        raise StrategyFailed(f"the dearest group has {size} cells, more than the beam takes")
+    if not first or not tracks_pieces(problem, plan.groups[first[0]]):
+        return [first] if first else []
+    second = _joined(plan, problem, first, ALSO_DEAR)
+    return [first, second] if second != first else [first]
 
 
 def _shortest_finish(starts: list[Problem], plan: Plan, context: Context) -> Problem:
