@@ -174,10 +174,18 @@ def test_a_second_beam_searches_the_groups_nearly_as_dear_and_both_are_finished(
         finished.append(done.answer_length())
         return done
 
+    offered = []
+
+    def offer(answer, name):
+        """The anytime runner's hold: told the first beam's best before the second beam runs."""
+        assert answer.replays_to_goal(answer.turns)
+        offered.append((len(searched), answer.answer_length(), name))
+
     monkeypatch.setattr(search_first, "widening_beam", beam_stand_in)
     monkeypatch.setattr(search_first, "_finished", finish_spy)
     problem = Problem.from_input(four, colours)
-    search_first.solve_search_first(problem, Context(CancelToken()))
+    search_first.solve_search_first(problem, Context(CancelToken(), offer=offer))
+    assert offered == [(1, finished[0], "search-first")]  # one position from the first beam, finished plainly
     rings = int(moduli(four).sum())
     assert searched == [48 + rings, 72 + rings]
     assert problem.replays_to_goal(problem.turns)

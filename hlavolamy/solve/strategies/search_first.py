@@ -259,7 +259,11 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     """Beam the dearest group (with the invariant vector) to solved, then insertion finishes the others: from the
     beam's answer and from its other answers (:func:`~hlavolamy.solve.strategies.beam.beam`'s ``others``: each
     leaves the other groups elsewhere), and from a second beam's on more groups (:data:`ALSO_DEAR`), the shortest
-    whole answer kept."""
+    whole answer kept.
+
+    Before the second beam the best answer so far is offered (``context.offer``): an anytime solve cut by its
+    limit during the second beam still holds what one beam gave.
+    """
     cancel, progress = context.cancel, context.progress
     if problem.is_solved():
         return
@@ -268,18 +272,38 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     if not groupings:
         raise StrategyFailed("no group has macros to finish the rest")
     problem.cast_shadow()
-    handed: dict[bytes, Problem] = {}
+    starts: list[Problem] = []
+    seen: set[bytes] = set()
+    done: list[tuple[int, int, Problem]] = []
+    failure: StrategyFailed | None = None
     for groups in groupings:
+        if done and context.offer is not None:
+            context.offer(min(done, key=lambda d: d[:2])[2], "search-first")
         cells = np.sort(np.concatenate([plan.groups[g] for g in groups]))
         report(progress, 0.0, f"search-first: beam on {cells.size} cells")
         others: list[list[Turn]] = []
         found = widening_beam(ring_problem(problem, cells), search_work(problem.puzzle, cells), cancel, others)
-        for turns in [found.turns, *others]:
-            attempt = problem.fork()
-            attempt.play(turns)
-            handed.setdefault(attempt.labels.tobytes()
-                              + (b"" if attempt.shadow is None else attempt.shadow.tobytes()), attempt)
-    problem.adopt(_shortest_finish(list(handed.values()), plan, context))
+        new = _handed_over(problem, [found.turns, *others], seen)
+        finished, failed = _plain_finishes(new, len(starts), plan, context)
+        starts += new
+        done += finished
+        failure = failed or failure
+    if not done:
+        raise failure
+    problem.adopt(_shortest_finish(starts, done, plan, context))
+
+
+def _handed_over(problem: Problem, answers: list[list[Turn]], seen: set[bytes]) -> list[Problem]:
+    """The positions ``answers`` leave ``problem`` in, each once (``seen``: the positions' keys so far)."""
+    out = []
+    for turns in answers:
+        attempt = problem.fork()
+        attempt.play(turns)
+        key = attempt.labels.tobytes() + (b"" if attempt.shadow is None else attempt.shadow.tobytes())
+        if key not in seen:
+            seen.add(key)
+            out.append(attempt)
+    return out
 
 
 def _groupings(plan: Plan, problem: Problem) -> list[list[int]]:
@@ -295,21 +319,27 @@ def _groupings(plan: Plan, problem: Problem) -> list[list[int]]:
     return [first, second] if second != first else [first]
 
 
-def _shortest_finish(starts: list[Problem], plan: Plan, context: Context) -> Problem:
-    """Each hand-over position finished by the plain insertion beam, the :data:`WIDE_FINISHES` best again by the
-    wide one (:data:`FINISH_WORK`, :data:`FINISH_WIDTH`): the shortest whole answer."""
+def _plain_finishes(starts: list[Problem], first: int, plan: Plan,
+                    context: Context) -> tuple[list[tuple[int, int, Problem]], StrategyFailed | None]:
+    """Each hand-over position finished by the plain insertion beam: ``(length, index, answer)``, indices from
+    ``first``, and the last failure (positions the macros could not finish are left out)."""
     done: list[tuple[int, int, Problem]] = []
     failure: StrategyFailed | None = None
-    for k, start in enumerate(starts):
+    for k, start in enumerate(starts, first):
         try:
             finished = _finished(start, plan, context, beam_group)
         except StrategyFailed as exc:
             failure = exc
             continue
         done.append((finished.answer_length(), k, finished))
-    if not done:
-        raise failure
-    done.sort(key=lambda d: d[:2])
+    return done, failure
+
+
+def _shortest_finish(starts: list[Problem], done: list[tuple[int, int, Problem]], plan: Plan,
+                     context: Context) -> Problem:
+    """The :data:`WIDE_FINISHES` positions whose plain finish (``done``) was shortest finished again by the wide
+    insertion beam (:data:`FINISH_WORK`, :data:`FINISH_WIDTH`): the shortest whole answer."""
+    done = sorted(done, key=lambda d: d[:2])
     wide = functools.partial(beam_group, work=FINISH_WORK, widest=FINISH_WIDTH)
     for _, k, _ in done[:WIDE_FINISHES]:
         try:
