@@ -274,11 +274,13 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     problem.cast_shadow()
     starts: list[Problem] = []
     seen: set[bytes] = set()
-    done: list[tuple[int, int, Problem]] = []
+    plain: list[tuple[int, int, Problem]] = []
+    widened: dict[int, Problem | None] = {}
     failure: StrategyFailed | None = None
     for groups in groupings:
-        if done and context.offer is not None:
-            context.offer(min(done, key=lambda d: d[:2])[2], "search-first")
+        if plain and context.offer is not None:
+            _widen(starts, plain, widened, plan, context)
+            context.offer(_shortest(plain, widened), "search-first")
         cells = np.sort(np.concatenate([plan.groups[g] for g in groups]))
         report(progress, 0.0, f"search-first: beam on {cells.size} cells")
         others: list[list[Turn]] = []
@@ -286,11 +288,12 @@ def solve_search_first(problem: Problem, context: Context) -> None:
         new = _handed_over(problem, [found.turns, *others], seen)
         finished, failed = _plain_finishes(new, len(starts), plan, context)
         starts += new
-        done += finished
+        plain += finished
         failure = failed or failure
-    if not done:
+    if not plain:
         raise failure
-    problem.adopt(_shortest_finish(starts, done, plan, context))
+    _widen(starts, plain, widened, plan, context)
+    problem.adopt(_shortest(plain, widened))
 
 
 def _handed_over(problem: Problem, answers: list[list[Turn]], seen: set[bytes]) -> list[Problem]:
@@ -335,19 +338,24 @@ def _plain_finishes(starts: list[Problem], first: int, plan: Plan,
     return done, failure
 
 
-def _shortest_finish(starts: list[Problem], done: list[tuple[int, int, Problem]], plan: Plan,
-                     context: Context) -> Problem:
-    """The :data:`WIDE_FINISHES` positions whose plain finish (``done``) was shortest finished again by the wide
-    insertion beam (:data:`FINISH_WORK`, :data:`FINISH_WIDTH`): the shortest whole answer."""
-    done = sorted(done, key=lambda d: d[:2])
+def _widen(starts: list[Problem], plain: list[tuple[int, int, Problem]], widened: dict[int, Problem | None],
+           plan: Plan, context: Context) -> None:
+    """Finish again by the wide insertion beam (:data:`FINISH_WORK`, :data:`FINISH_WIDTH`) the
+    :data:`WIDE_FINISHES` positions whose plain finish was shortest, each once (``widened``: position index ->
+    its wide answer, None where the macros could not finish it)."""
     wide = functools.partial(beam_group, work=FINISH_WORK, widest=FINISH_WIDTH)
-    for _, k, _ in done[:WIDE_FINISHES]:
-        try:
-            finished = _finished(starts[k], plan, context, wide)
-        except StrategyFailed:
-            continue
-        done.append((finished.answer_length(), k, finished))
-    return min(done, key=lambda d: d[:2])[2]
+    for _, k, _ in sorted(plain, key=lambda d: d[:2])[:WIDE_FINISHES]:
+        if k not in widened:
+            try:
+                widened[k] = _finished(starts[k], plan, context, wide)
+            except StrategyFailed:
+                widened[k] = None
+
+
+def _shortest(plain: list[tuple[int, int, Problem]], widened: dict[int, Problem | None]) -> Problem:
+    """The shortest whole answer, plain or wide (ties: the earlier position)."""
+    wide = [(answer.answer_length(), k, answer) for k, answer in widened.items() if answer is not None]
+    return min(plain + wide, key=lambda d: d[:2])[2]
 
 
 def _finished(problem: Problem, plan: Plan, context: Context, group_solver: GroupSolver) -> Problem:
