@@ -261,8 +261,9 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     leaves the other groups elsewhere), and from a second beam's on more groups (:data:`ALSO_DEAR`), the shortest
     whole answer kept.
 
-    Before the second beam the best answer so far is offered (``context.offer``): an anytime solve cut by its
-    limit during the second beam still holds what one beam gave.
+    Before the second beam the first one's positions are finished as if it were alone (the best two widely) and
+    that answer is offered (``context.offer``): an anytime solve cut by its limit during the second beam still
+    holds what one beam gave.
     """
     cancel, progress = context.cancel, context.progress
     if problem.is_solved():
@@ -278,9 +279,10 @@ def solve_search_first(problem: Problem, context: Context) -> None:
     widened: dict[int, Problem | None] = {}
     failure: StrategyFailed | None = None
     for groups in groupings:
-        if plain and context.offer is not None:
+        if plain:  # what one beam gave, whoever asks: the same answer with or without an anytime runner
             _widen(starts, plain, widened, plan, context)
-            context.offer(_shortest(plain, widened), "search-first")
+            if context.offer is not None:
+                context.offer(_shortest(plain, widened), "search-first")
         cells = np.sort(np.concatenate([plan.groups[g] for g in groups]))
         report(progress, 0.0, f"search-first: beam on {cells.size} cells")
         others: list[list[Turn]] = []
