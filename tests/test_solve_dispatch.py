@@ -10,7 +10,7 @@ from hlavolamy.core.scramble import scrambled
 from hlavolamy.core.state import State
 from hlavolamy.errors import HlavolamyError
 from hlavolamy.solve import auto, solve
-from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.problem import OverBudget, Problem
 from hlavolamy.solve.registry import Context
 from tests.conftest import PUZZLES
 
@@ -57,9 +57,66 @@ def test_chain_refuses_orbit_modes(rubik2):
         solve(rubik2, start, strategy="chain", mode="orbit-only", orbit=0)
 
 
-def test_big_puzzles_race_search_first_beside_insertion_where_its_beam_fits():
+def test_big_puzzles_race_search_first_before_insertion_where_its_beam_fits():
     rubik5 = load_puzzle(PUZZLES / "rubik5.json").puzzle  # 144 moved cells, past the chain's; 30 single steps
     context = Context(CancelToken())
-    assert auto._rivals(Problem.from_input(rubik5, scrambled(rubik5, 20, 1)), context) == ["insertion", "search-first"]
+    assert auto._rivals(Problem.from_input(rubik5, scrambled(rubik5, 20, 1)), context) == ["search-first", "insertion"]
     with_wildcards = Problem.from_input(rubik5, scrambled(rubik5, 20, 1), wildcards=2)  # it solves every cell
-    assert auto._rivals(with_wildcards, context) == ["insertion", "search-first"]
+    assert auto._rivals(with_wildcards, context) == ["search-first", "insertion"]
+
+
+def _racing(monkeypatch, answers: dict[str, list]) -> tuple[dict[str, int | None], list[str]]:
+    """``auto``'s race over fake rivals that play the given answers; returns the bound each was given, and
+    the rivals that gave up."""
+    bounds: dict[str, int | None] = {}
+    gave_up: list[str] = []
+
+    def fake_run(attempt, name, context):
+        bounds[name] = attempt.answer_bound
+        try:
+            for turn in answers[name]:
+                attempt.play([turn])
+        except OverBudget:
+            gave_up.append(name)
+            raise
+        return name
+
+    monkeypatch.setattr(auto, "_rivals", lambda problem, context: list(answers))
+    monkeypatch.setattr(auto, "run", fake_run)
+    return bounds, gave_up
+
+
+def test_a_later_rival_gives_up_a_quarter_beyond_the_answer_held(monkeypatch, rubik2):
+    """Branch and bound across the race: the first answer bounds the next rivals at a quarter more moves; one
+    whose answer grows past that gives up (it could not have won), one whose turns only simplify to less goes on,
+    and the held answer wins."""
+    from hlavolamy.core.turns import Turn
+    from hlavolamy.solve.problem import reach
+
+    start = scrambled(rubik2, 30, 9)
+    chain = solve(rubik2, start, strategy="chain")
+    short, moves = chain.moves, chain.length
+    padding = [Turn("R", 1), Turn("U", 1)] * 10  # nothing cancels
+    problem = Problem.from_input(rubik2, start)
+    bounds, gave_up = _racing(monkeypatch, {"first": short, "longer": padding + short,
+                                            "cancelling": [Turn("R", 1), Turn("R", -1)] * 20 + short})
+    name, longest = auto._shortest(problem, Context(CancelToken()))
+    assert bounds == {"first": None, "longer": reach(moves), "cancelling": reach(moves)}
+    assert gave_up == ["longer"]
+    assert (name, longest, problem.answer_length()) == ("first", moves, moves)
+
+
+def test_rivals_race_unbounded_where_the_beam_may_still_race(monkeypatch, rubik2):
+    """By colours with an answer of more than two moves per moved cell the beam may race, and its budget
+    follows the longest rival's whole answer: no rival is cut short there."""
+    from hlavolamy.core.turns import Turn
+
+    start = scrambled(rubik2, 30, 9)
+    short = solve(rubik2, start, strategy="chain").moves
+    padding = [Turn("R", 1), Turn("F", 1), Turn("U", 1)] * 20  # nothing cancels (fakes need not solve)
+    problem = Problem.from_input(rubik2, rubik2.colour_ids[start.perm])
+    bounds, gave_up = _racing(monkeypatch, {"first": padding + short, "second": padding * 2 + short})
+    name, longest = auto._shortest(problem, Context(CancelToken()))
+    assert not problem.exact and problem.answer_length() > auto.BEAM_RATIO * 24  # 24 moved cells
+    assert bounds == {"first": None, "second": None} and gave_up == []
+    assert name == "first" and longest > problem.answer_length()  # the second rival's whole answer

@@ -87,3 +87,33 @@ def test_insertion_without_appending_leaves_the_rest_to_the_caller(rubik3):
     right = bool(np.array_equal(problem.labels[table.cells], problem.goal[table.cells]))
     assert solved == right
     assert np.array_equal(problem.labels, problem.start[rubik3.perm_of(problem.turns)])
+
+
+def test_a_head_gives_up_a_quarter_beyond_the_best_answer_and_the_rest_still_race(rubik3, monkeypatch):
+    """Branch and bound over the heads: the first head runs unbounded, each later one within
+    :func:`~hlavolamy.solve.problem.reach` of the best answer so far (and the race's own budget if tighter); a
+    head over it is dropped, not the strategy."""
+    from hlavolamy.core.progress import CancelToken
+    from hlavolamy.solve.problem import OverBudget, Problem, reach
+    from hlavolamy.solve.registry import Context
+    from hlavolamy.solve.strategies import handover
+
+    bounds: list[int | None] = []
+    lengths: list[int] = []
+    real = handover._finish
+
+    def finish(problem, decomposition, groups, context):
+        bounds.append(problem.answer_bound)
+        if len(bounds) == 2:
+            raise OverBudget("this head plays too many turns")
+        real(problem, decomposition, groups, context)
+        lengths.append(problem.answer_length())
+
+    monkeypatch.setattr(handover, "_finish", finish)
+    state = scrambled(rubik3, 40, 3)
+    problem = Problem.from_input(rubik3, state)
+    problem.bound(1_000)  # the race's budget: looser than the heads' own
+    handover.solve_by_handover(problem, Context(CancelToken()))
+    assert bounds[0] == 1_000 and bounds[1] == reach(lengths[0]) and len(bounds) > 2
+    assert all(b <= reach(min(lengths[:k])) for k, b in zip(range(1, len(bounds)), bounds[2:]))
+    assert problem.answer_length() == min(lengths) and state.apply(problem.turns).is_solved()

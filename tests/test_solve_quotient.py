@@ -140,3 +140,22 @@ def test_the_quick_quotient_chain_fixes_the_frozen_cells_and_the_parities(rubik3
             problem.play(chain_quotient(problem, edges, quick=quick))
             assert np.array_equal(problem.labels[edges], problem.goal[edges])
             assert not invariant_vector(rubik3, problem.labels).any()
+
+
+def test_turns_acting_alike_on_the_quotient_are_searched_once(rubik3, monkeypatch):
+    """Every turn listed twice: the second copy only finds the first one's states again, so it is dropped and
+    the search keeps the same path (a 33x33x33's 198 turns act on its parities in 17 ways)."""
+    import hlavolamy.solve.tables.quotient as quotient
+    from hlavolamy.analysis.independent import generators
+
+    problem = Problem.from_input(rubik3, scrambled(rubik3, 3, 2))
+    corners, turns = _orbit_cells(rubik3, 8), list(generators(rubik3))
+    searched: list[int] = []
+    kept = quotient._distinct_actions
+    monkeypatch.setattr(quotient, "_distinct_actions", lambda *a: searched.append(len(a[0])) or kept(*a))
+    once = bfs_quotient(problem, corners, True, gens=turns)
+    twice = bfs_quotient(problem, corners, True, gens=turns + turns[::-1])
+    assert once == twice and len(once) <= 3
+    assert searched == [len(turns), 2 * len(turns)]
+    _, local, vectors = kept(turns + turns, [np.arange(3)] * (2 * len(turns)), np.zeros((2 * len(turns), 1)))
+    assert len(local) == 1 and vectors.shape == (1, 1)  # acting alike on nothing but three fixed cells

@@ -36,7 +36,19 @@ def unproven(colours: bool) -> Iterator[None]:
 
 
 class OverBudget(StrategyFailed):
-    """More turns were played than :attr:`Problem.budget` allows (a rival answer is already shorter)."""
+    """More turns were played than :attr:`Problem.budget` allows, or the answer so far is longer than
+    :attr:`Problem.answer_bound` (a rival answer is already shorter)."""
+
+
+REACH = 0.25
+"""Share beyond the shortest answer held that an attempt's answer so far (simplified) may reach before it gives
+up: later insertions seldom take that much back (Santa cube_4/4/4 150-161 and the bench rows of the megaminx,
+helicopter, FTO, Rashkeys, gears and rubik4 gave the same answers with it as without)..."""
+
+
+def reach(shortest: int) -> int:
+    """The answer bound of an attempt racing an answer of ``shortest`` moves (:data:`REACH`)."""
+    return shortest + int(shortest * REACH)
 
 
 @dataclass
@@ -60,6 +72,10 @@ class Problem:
     slack: int | None = None
     budget: int | None = None
     """Most turns worth playing; :meth:`play` raises :class:`OverBudget` beyond it."""
+    answer_bound: int | None = None
+    """Most moves worth an answer once simplified (a rival's answer is held: :func:`reach` of its length);
+    :meth:`play` raises :class:`OverBudget` beyond it. Turns played can be far more than their simplified length
+    (a helicopter's insertion: 50 moves once simplified from more than 70 turns)."""
     shadow: np.ndarray | None = None
     """For a position by colours: a reachable exact position showing them, played along.
 
@@ -96,7 +112,7 @@ class Problem:
         n = self.puzzle.n_cells
         exact = bool(np.array_equal(self.target, np.arange(n)) and np.array_equal(np.sort(self.start), np.arange(n)))
         return replace(self, labels=self.start.copy(), goal=self.target.copy(), exact=exact, turns=[],
-                       slack=None, budget=None, shadow=None)
+                       slack=None, budget=None, answer_bound=None, shadow=None)
 
     def fork(self) -> Problem:
         """An independent copy sharing the puzzle (and so its caches)."""
@@ -166,8 +182,21 @@ class Problem:
         if self.shadow is not None:
             self.shadow = self.shadow[perm]
         self.turns.extend(turns)
+        self.check_budget()
+
+    def check_budget(self) -> None:
+        """Raise :class:`OverBudget` past :attr:`budget` turns played or :attr:`answer_bound` moves simplified
+        (simplified only once the turns played are past it: simplifying never lengthens)."""
         if self.budget is not None and len(self.turns) > self.budget:
             raise OverBudget(f"more than {self.budget} turns")
+        bound = self.answer_bound
+        if bound is not None and len(self.turns) > bound and self.answer_length() > bound:
+            raise OverBudget(f"an answer of more than {bound} moves")
+
+    def bound(self, moves: int) -> None:
+        """Give up (:class:`OverBudget`) once the answer is longer than ``moves``, or than the bound already set
+        if tighter."""
+        self.answer_bound = moves if self.answer_bound is None else min(self.answer_bound, moves)
 
     def answer_length(self) -> int:
         """Length of the turns played so far once simplified: how rival answers are compared."""

@@ -34,7 +34,7 @@ from hlavolamy.solve.macros.greedy import (
     group_target,
     solve_group,
 )
-from hlavolamy.solve.problem import OverBudget, Problem
+from hlavolamy.solve.problem import Problem
 
 SCORED_CELLS = 1_500_000
 """Most (run, candidate, cell) comparisons per step: bounds the candidates (and runs) tried per step."""
@@ -372,5 +372,4 @@ def insert_word(problem: Problem, cells: np.ndarray, inverse: np.ndarray, word: 
     if problem.shadow is not None:
         problem.shadow[cells] = problem.shadow[cells][q]
     problem.turns[place:place] = word
-    if problem.budget is not None and len(problem.turns) > problem.budget:
-        raise OverBudget(f"more than {problem.budget} turns")
+    problem.check_budget()

@@ -85,7 +85,7 @@ def solve_whole(problem: Problem, context: Context, group_solver: GroupSolver = 
         solve_decomposed(first, cancel=cancel, progress=progress, group_solver=group_solver, planner=planner,
                          opener=first_opener)
         attempts.append(first)
-    except Stuck as exc:
+    except (Stuck, OverBudget) as exc:  # over a rival's answer: the later attempts may still beat it
         failure = failure or exc
     first_only = pieces(problem.puzzle).moved_cells > OPENED_CELLS
     for attempt in later:

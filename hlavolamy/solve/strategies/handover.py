@@ -11,9 +11,10 @@ So the chain sifts only through the levels of the first groups of pieces
 is finished by inserting its conjugated macros anywhere in that partial
 solution. The shortest :data:`HEADS` partial sifts at each cut are each
 finished that way (the cuts in turn, shortest heads first, within
-:data:`HEAD_TRIALS` heads in all: work, not seconds), and the shortest answer wins. A group the macros cannot
-finish is finished by a full sift, so the strategy is complete wherever the
-chain is.
+:data:`HEAD_TRIALS` heads in all: work, not seconds), and the shortest answer wins. A head after the first
+gives up once it has played a quarter more turns than the best answer so far
+(:func:`~hlavolamy.solve.problem.reach`; the race's budget holds too), since it could not win. A group the
+macros cannot finish is finished by a full sift, so the strategy is complete wherever the chain is.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 from hlavolamy.solve.macros.decompose import Plan, plan
 from hlavolamy.solve.macros.insert import insert_group
-from hlavolamy.solve.problem import Problem
+from hlavolamy.solve.problem import OverBudget, Problem, reach
 from hlavolamy.solve.registry import Context, Strategy, StrategyFailed
 from hlavolamy.solve.tables.chain import build_chain, chain_solve, shortest_sifts
 
@@ -69,6 +70,7 @@ def solve_by_handover(problem: Problem, context: Context) -> None:
                                                         cancel=cancel))]
     heads.sort(key=lambda h: h[:2])  # each cut's shortest head, then each cut's second, ...
     best: Problem | None = None
+    shortest = 0
     tried: set[int] = set()
     finished = 0
     for _, cut, head in heads:
@@ -77,13 +79,20 @@ def solve_by_handover(problem: Problem, context: Context) -> None:
         tried.add(cut)
         finished += 1
         attempt = problem.fork()
-        attempt.play(head)
-        _finish(attempt, decomposition, sorted(set(base_groups[cut:]), key=lambda g: -decomposition.groups[g].size),
-                context)
-        if best is None or attempt.answer_length() < best.answer_length():
-            best = attempt
+        if best is not None:
+            attempt.bound(reach(shortest))
+        try:
+            attempt.play(head)
+            _finish(attempt, decomposition,
+                    sorted(set(base_groups[cut:]), key=lambda g: -decomposition.groups[g].size), context)
+        except OverBudget:
+            continue  # this head cannot beat the best answer held
+        length = attempt.answer_length()
+        if best is None or length < shortest:
+            best, shortest = attempt, length
     if best is None:
-        raise StrategyFailed("no cut of the chain leaves only groups that have macros")
+        raise StrategyFailed("no head of the chain finished within the budget, or no cut leaves only groups that "
+                             "have macros")
     problem.adopt(best)
 
 
@@ -94,6 +103,8 @@ def _finish(problem: Problem, decomposition: Plan, groups: list[int], context: C
     try:
         for g in groups:
             insert_group(problem, decomposition.tables[g], cancel=context.cancel, append=False)
+    except OverBudget:
+        raise
     except StrategyFailed:
         pass  # stuck: the sift below finishes from wherever the macros left it
     if not problem.is_solved():

@@ -41,7 +41,7 @@ from hlavolamy.solve.macros.opening import SHARE, opening_table
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.macros.parallel import open_by_commutators
 from hlavolamy.solve.macros.products import play_products
-from hlavolamy.solve.problem import OverBudget, Problem
+from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, Strategy, StrategyFailed
 from hlavolamy.solve.strategies.commutators import solve_whole
 
@@ -108,9 +108,8 @@ def beam_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | Non
     if width >= MIN_WIDTH:
         better = _beam(problem, table, width, len(greedy.turns) if solved else None, cancel)
         if better is not None:
-            if problem.budget is not None and len(better.turns) > problem.budget:
-                raise OverBudget(f"more than {problem.budget} turns")
             problem.adopt(better)
+            problem.check_budget()
             return True
     problem.adopt(greedy)
     return solved
@@ -140,7 +139,7 @@ def _beam(problem: Problem, table: GroupTable, width: int, bound: int | None,
     best: Problem | None = None
     finishes = FINISHES
     root = problem.fork()
-    root.budget = None  # the greedy kept within it; the beam's bound is the greedy's length
+    root.budget = root.answer_bound = None  # the greedy kept within them; the beam's bound is the greedy's length
     beam = [(root, GroupSequence(problem.turns, GroupMoves(puzzle, cells), codes))]
     while beam:
         children: dict[bytes, tuple[float, Problem, GroupSequence]] = {}

@@ -87,6 +87,7 @@ def bfs_quotient(problem: Problem, frozen: np.ndarray, use_vector: bool, *, gens
     keep = components_inside(puzzle, care) if use_vector else np.zeros(0, dtype=bool)
     mod = moduli(puzzle)[keep] if use_vector else np.zeros(0, dtype=np.int64)
     gvec = turn_vectors(puzzle, gens)[:, keep] if use_vector else np.zeros((len(gens), 0), dtype=np.int64)
+    gens, local, gvec = _distinct_actions(gens, local, gvec)
     start_vec = (invariant_vector(puzzle, problem.exact_labels())[keep] if use_vector
                  else np.zeros(0, dtype=np.int64))
     # a state is one row: the frozen cells' labels, then the vector; its key the row's bytes
@@ -148,6 +149,24 @@ def components_inside(puzzle: Puzzle, care: np.ndarray | None) -> np.ndarray:
         return [comp.index] if comp.kind == CELL_PARITY else list(structure.piece_orbits[comp.index].orbits)
 
     return np.array([all(inside[list(structure.orbits[i])].all() for i in orbits_of(c)) for c in comps], dtype=bool)
+
+
+def _distinct_actions(gens: list[Turn], local: list[np.ndarray],
+                      gvec: np.ndarray) -> tuple[list[Turn], list[np.ndarray], np.ndarray]:
+    """The first of each set of turns acting alike on the quotient (the frozen cells and the vector).
+
+    A later turn acting like an earlier one only finds the earlier one's child again, so the search keeps the
+    same states, paths and order without it: on a 33x33x33 the 198 turns act in 17 ways on its 279
+    invariant components (no frozen cells), and phase 0 took 49 s of searching duplicates.
+    """
+    seen: set[bytes] = set()
+    kept = []
+    for g, (lp, gv) in enumerate(zip(local, gvec)):
+        key = lp.tobytes() + b"|" + gv.tobytes()
+        if key not in seen:
+            seen.add(key)
+            kept.append(g)
+    return [gens[g] for g in kept], [local[g] for g in kept], gvec[kept]
 
 
 def _path(parent: dict[bytes, tuple[bytes | None, int]], k: bytes, gens: Sequence[Turn]) -> list[Turn]:
