@@ -235,8 +235,8 @@ def _rivals(problem: Problem, context: Context) -> list[str]:
     handover's builds cost too much there), wildcards or not: on the Santa set cube_5/5/5 8,320 -> 8,082 moves,
     cube_6/6/6 4,208 -> 3,790, globe_6/10 1,395 -> 1,262 (and cube_4/4/4's wildcard cases 170 fewer).
 
-    ``search-first`` races first where it applies: it gives the shortest answer most often (all 60 Santa
-    cube_4/4/4 cases: 64-123 moves, handover's and insertion's 105-162), and the answer held bounds the rivals
+    ``search-first`` races first where it applies: it gives the shortest answer most often (Santa cube_4/4/4
+    cases: 64-123 moves, handover's and insertion's 105-162), and the answer held bounds the rivals
     after it (:func:`_shortest`), which then give up once they have played more than a quarter more turns.
     """
     first = ["search-first"] if strategy("search-first").applies(problem, context) else []
