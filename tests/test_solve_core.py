@@ -197,3 +197,23 @@ def test_triple_search_setups_carry_the_triple():
         a = puzzle.perm_of(setup)
         assert (int(a[0]), int(a[1]), int(a[2])) == target
         assert search.depth(*target) == len(setup)
+
+
+def test_the_first_reachable_third_cell_is_the_first_in_the_order_given():
+    """One gather answers what asking cell after cell did: the first ``z`` in the given order whose triple
+    the set-ups reach, None where none is."""
+    from hlavolamy.solve.macros.greedy import local_moves
+    from hlavolamy.solve.macros.targeted import TripleSearch, TripleSteps
+
+    puzzle = Puzzle([str(i) for i in range(8)], {"r": [(i + 1) % 8 for i in range(8)]})  # 8 of 336 triples
+    search = TripleSearch(TripleSteps(*local_moves(puzzle, np.arange(8))), (0, 1, 2))
+    n, misses = 8, 0
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        x, y = rng.choice(n, 2, replace=False)
+        zs = rng.permutation(np.setdiff1d(np.arange(n), [x, y]))
+        expected = next((int(z) for z in zs if search.reachable(int(x), int(y), int(z))), None)
+        assert search.first_reachable(int(x), int(y), zs) == expected
+        misses += expected is None
+    assert 0 < misses < 50
+    assert search.first_reachable(0, 1, np.array([], dtype=np.int64)) is None

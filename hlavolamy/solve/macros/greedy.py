@@ -263,6 +263,7 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
     wrong = rng.permutation(np.flatnonzero((cur != want) & counts))
     order = np.concatenate([wrong, np.flatnonzero(~((cur != want) & counts))])
     options = []
+    anchors = _three_cycles(table, macros or (48 if n ** 3 <= aim_triples else 3))
     for i in wrong[:tries]:
         # the content of i goes to k: a wrong cell wanting it first (identical pieces: any of them)
         takes = (want[order] == cur[i]) & (cur[order] != want[order]) & counts[order]
@@ -273,7 +274,8 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
         for j in holders[:tries]:
             if j == i:
                 continue
-            for m, (a, b, c) in _three_cycles(table, macros or (48 if n ** 3 <= aim_triples else 3)):
+            thirds = order_i[(order_i != i) & (order_i != j)]
+            for m, (a, b, c) in anchors:
                 if cancel is not None:
                     cancel.check()
                 search = table.searches.get((m, a))
@@ -282,10 +284,9 @@ def _targeted(problem: Problem, labels: np.ndarray, goal: np.ndarray, care: np.n
                     if steps is None:
                         steps = table.searches[None] = TripleSteps(gens, perms)
                     search = table.searches[(m, a)] = TripleSearch(steps, (a, b, c))
-                for k in order_i:
-                    if k != i and k != j and search.reachable(i, j, k):
-                        options.append((search.depth(i, j, k), m, a, int(i), int(j), int(k)))
-                        break
+                k = search.first_reachable(int(i), int(j), thirds)
+                if k is not None:
+                    options.append((search.depth(i, j, k), m, a, int(i), int(j), k))
     best, best_score, neutral = None, 0.0, []
     before = int(((cur == want) & counts).sum())
     for _, m, a, i, j, k in sorted(options)[:evaluate]:

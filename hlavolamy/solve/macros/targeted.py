@@ -109,6 +109,12 @@ class TripleSearch:
     def reachable(self, x: int, y: int, z: int) -> bool:
         return bool(self.step[self.code(x, y, z)] >= 0)
 
+    def first_reachable(self, x: int, y: int, zs: np.ndarray) -> int | None:
+        """The first ``z`` of ``zs`` with ``(x, y, z)`` reachable (None: none), in one gather: the greedy's
+        aiming asked cell after cell, 40 million calls in a helicopter's finishes."""
+        hits = np.flatnonzero(self.step[(x * self.n + y) * self.n + zs] >= 0)
+        return int(zs[hits[0]]) if hits.size else None
+
     def depth(self, x: int, y: int, z: int) -> int:
         """Length of the shortest set-up reaching ``(x, y, z)``."""
         code, steps = self.code(x, y, z), 0
