@@ -176,8 +176,8 @@ def _shortest(problem: Problem, context: Context) -> tuple[str, int]:
     The chain never gets stuck where it fits, so it also rescues a stuck
     decomposition. Returns the name of the strategy whose answer won, and the longest rival answer's length.
 
-    Once an answer is held, each later rival gives up when it has played more than
-    :func:`~hlavolamy.solve.problem.reach` turns of it, where that answer already keeps the beam out
+    Once an answer is held, each later rival gives up when its own answer so far, simplified, is longer than
+    :func:`~hlavolamy.solve.problem.reach` of it, where that answer already keeps the beam out
     (:func:`_beam_ruled_out`): on Santa's cube_4/4/4 150-161 the same answers in a fifth less time.
     """
     rivals = _rivals(problem, context)
@@ -215,8 +215,9 @@ def _shortest(problem: Problem, context: Context) -> tuple[str, int]:
 def _beam_ruled_out(problem: Problem, shortest: int) -> bool:
     """Whether an answer of ``shortest`` moves already keeps the beam out of the race (:func:`_beam_beats`).
 
-    Only then may a later rival give up once it has played more than :func:`~hlavolamy.solve.problem.reach`
-    turns: where the beam may still race, its budget follows the longest rival's whole answer.
+    Only then may a later rival give up once its answer so far is longer than
+    :func:`~hlavolamy.solve.problem.reach` of it: where the beam may still race, its budget follows the longest
+    rival's whole answer.
     """
     return problem.exact or shortest <= BEAM_RATIO * max(1, pieces(problem.puzzle).moved_cells)
 
@@ -237,7 +238,7 @@ def _rivals(problem: Problem, context: Context) -> list[str]:
 
     ``search-first`` races first where it applies: it gives the shortest answer most often (Santa cube_4/4/4
     cases: 64-123 moves, handover's and insertion's 105-162), and the answer held bounds the rivals
-    after it (:func:`_shortest`), which then give up once they have played more than a quarter more turns.
+    after it (:func:`_shortest`), which then give up once their answers so far are a quarter longer.
     """
     first = ["search-first"] if strategy("search-first").applies(problem, context) else []
     if pieces(problem.puzzle).moved_cells > CHAIN_AUTO_CELLS:

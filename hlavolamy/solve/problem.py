@@ -43,7 +43,7 @@ class OverBudget(StrategyFailed):
 REACH = 0.25
 """Share beyond the shortest answer held that an attempt's answer so far (simplified) may reach before it gives
 up: later insertions seldom take that much back (Santa cube_4/4/4 150-161 and the bench rows of the megaminx,
-helicopter, FTO, Rashkeys, gears and rubik4 gave the same answers with it as without)..."""
+helicopter, FTO, Rashkeys, gears and rubik4 gave the same answers with it as without)."""
 
 
 def reach(shortest: int) -> int:
