@@ -136,8 +136,7 @@ def _beam_beats(start: Problem, answer: Problem, context: Context, longest: int 
     length = answer.answer_length()
     record = context.records.of_beam(moves_key(start.puzzle))
     cells = max(1, pieces(start.puzzle).moved_cells)
-    per_cell = length / cells
-    if start.exact or per_cell <= BEAM_RATIO or not strategy("beam").applies(start, context) or not _pays(record):
+    if _beam_ruled_out(start, length) or not strategy("beam").applies(start, context) or not _pays(record):
         return False
     try:
         budget = Work(beam_work(max(length, longest or 0) / cells))
@@ -213,7 +212,8 @@ def _shortest(problem: Problem, context: Context) -> tuple[str, int]:
 
 
 def _beam_ruled_out(problem: Problem, shortest: int) -> bool:
-    """Whether an answer of ``shortest`` moves already keeps the beam out of the race (:func:`_beam_beats`).
+    """Whether an answer of ``shortest`` moves keeps the beam out of the race (:func:`_beam_beats`): an exact
+    position, or at most :data:`BEAM_RATIO` moves per moved cell.
 
     Only then may a later rival give up once its answer so far is longer than
     :func:`~hlavolamy.solve.problem.reach` of it: where the beam may still race, its budget follows the longest

@@ -103,7 +103,7 @@ class TripleSearch:
         self.parent[child] = frontier[at % frontier.size]
         return child
 
-    def code(self, x: int, y: int, z: int) -> int:
+    def code(self, x: int, y: int, z: int | np.ndarray) -> int | np.ndarray:
         return (x * self.n + y) * self.n + z
 
     def reachable(self, x: int, y: int, z: int) -> bool:
@@ -112,7 +112,7 @@ class TripleSearch:
     def first_reachable(self, x: int, y: int, zs: np.ndarray) -> int | None:
         """The first ``z`` of ``zs`` with ``(x, y, z)`` reachable (None: none), in one gather: the greedy's
         aiming asked cell after cell, 40 million calls in a helicopter's finishes."""
-        hits = np.flatnonzero(self.step[(x * self.n + y) * self.n + zs] >= 0)
+        hits = np.flatnonzero(self.step[self.code(x, y, zs)] >= 0)
         return int(zs[hits[0]]) if hits.size else None
 
     def depth(self, x: int, y: int, z: int) -> int:

@@ -12,8 +12,8 @@ is finished by inserting its conjugated macros anywhere in that partial
 solution. The shortest :data:`HEADS` partial sifts at each cut are each
 finished that way (the cuts in turn, shortest heads first, within
 :data:`HEAD_TRIALS` heads in all: work, not seconds), and the shortest answer wins. A head after the first
-gives up once it has played a quarter more turns than the best answer so far
-(:func:`~hlavolamy.solve.problem.reach`; the race's budget holds too), since it could not win. A group the
+gives up once its answer so far, simplified, is a quarter longer than the best answer so far
+(:func:`~hlavolamy.solve.problem.reach`; the race's bound holds too), since it could not win. A group the
 macros cannot finish is finished by a full sift, so the strategy is complete wherever the chain is.
 """
 
