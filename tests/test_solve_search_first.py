@@ -128,18 +128,26 @@ def test_exact_positions_keep_the_beam_over_cells():
     assert not ring_problem(problem, cells).exact
 
 
-def test_groups_as_dear_whose_colours_tell_pieces_apart_are_searched_together():
+def test_groups_as_dear_whose_colours_tell_pieces_apart_are_searched_together_within_the_cells_a_beam_solves(
+        monkeypatch):
     from hlavolamy.solve.strategies.insertion import turns_per_cell
     from hlavolamy.solve.strategies.search_first import searched_groups
     from tests.analysis_helpers import cube
 
-    five = cube(5, centre_slices=True)  # middle edges and wings: 1.33 turns a cell each
+    five = cube(5, centre_slices=True)  # wings (48 cells) and middle edges (24): 1.33 turns a cell each
     plan = paired_plan(five)
     dearest = searched_group(plan)
     dear = {g for g, t in enumerate(plan.tables)
             if t is not None and turns_per_cell(t) == turns_per_cell(plan.tables[dearest])}
-    groups = searched_groups(plan, Problem.from_input(five, np.asarray(five.colour_ids)))
-    assert len(dear) == 2 and groups[0] == dearest and set(groups) == dear
+    assert len(dear) == 2 and plan.groups[dearest].size == max(plan.groups[g].size for g in dear) == 48
+    solved = Problem.from_input(five, np.asarray(five.colour_ids))
+    # together 72 cells: more than the first beam solves, so the wings alone, then wings and corners
+    assert searched_groups(plan, solved) == [dearest]
+    corners = next(g for g, cells in enumerate(plan.groups) if cells.size == 24 and g not in dear
+                   and turns_per_cell(plan.tables[g]) >= search_first.ALSO_DEAR * turns_per_cell(plan.tables[dearest]))
+    assert search_first._groupings(plan, solved) == [[dearest], [dearest, corners]]
+    monkeypatch.setattr(search_first, "SOLVED_CELLS", 72)
+    assert set(searched_groups(plan, solved)) == dear and searched_groups(plan, solved)[0] == dearest
     # exact positions tell every piece apart too; a 4x4x4's corners are cheaper than its wings: alone
     four = cube(4)
     plan = paired_plan(four)

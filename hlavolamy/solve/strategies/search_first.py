@@ -66,6 +66,11 @@ GROWTH = 2.2
 AS_DEAR = 0.9
 """Groups whose macros cost at least this share of the dearest's turns per cell are searched with it (where the
 colours tell their pieces apart)..."""
+SOLVED_CELLS = 48
+"""...while the cells searched together are at most this many: about what the beam solves within its work (a
+4x4x4's wings, a master pyraminx's two groups of 24). A 5x5x5's middle edges and wings (72 cells) it did not: it
+ran out of work some 25 turns in and left ~87 wrong cells to the macros; its wings alone (48) it solves or nearly
+in 33-44 turns (Santa cube_5 cases 210-220: 2,017 -> 1,815 moves, with the second beam on wings and corners)."""
 FINISH_WORK = 80_000_000
 """The insertion beam's work per step in a wide finish of the other groups (four times
 :data:`~hlavolamy.solve.strategies.insertion.BEAM_WORK`)..."""
@@ -83,42 +88,43 @@ the second one comes close on all 72 cells, the centres and a few pieces are lef
 case to case, so both are finished and the shorter kept: Santa cube_4 cases 150-161 1,153 -> 1,027 moves (each
 beam with half the work, or the second at half the width and work: 1,085 and 1,083), cube_6 3,446 -> 3,326."""
 UNITED_CELLS = 80
-"""...while the cells searched together are at most this many: a 5x5x5's middle edges and wings (72) gain, a
-6x6x6's two wing groups (96) did not (4 Santa cases: 1,230 -> 1,220 moves, within the noise of a single case), so
-they are left apart."""
+"""...while the cells searched together are at most this many (joined in the plan's order): a 4x4x4's or 5x5x5's
+wings and corners (48, 72); a 6x6x6's two wing groups (96) were measured together and left apart (4 Santa cases:
+1,230 -> 1,220 moves, within the noise of a single case)."""
 
 
 def searched_group(plan: Plan) -> int | None:
-    """The group whose cheapest macro costs the most turns per cell (None: no group has macros)."""
-    costs = [(turns_per_cell(t), g) for g, t in enumerate(plan.tables) if t is not None]
-    return max(costs)[1] if costs else None
+    """The group whose cheapest macro costs the most turns per cell; of groups as dear, the one with the most
+    cells, whose macros would play the most (a 5x5x5's wings, not its middle edges; None: no group has macros)."""
+    costs = [(turns_per_cell(t), plan.groups[g].size, g) for g, t in enumerate(plan.tables) if t is not None]
+    return max(costs)[2] if costs else None
 
 
 def searched_groups(plan: Plan, problem: Problem) -> list[int]:
     """The groups the beam solves first: the dearest, and where its colours tell its pieces apart, every other
-    group as dear (:data:`AS_DEAR`) whose colours do too, up to :data:`UNITED_CELLS` cells (none: no macros).
+    group as dear (:data:`AS_DEAR`) whose colours do too, up to :data:`SOLVED_CELLS` cells (none: no macros).
 
-    A 5x5x5's middle edges and wings cost the same per cell by macros: searched together they come out about
-    10 % shorter than the middle edges alone (12 Santa cases: 2,734 -> 2,476 moves, the beam stopping short of
-    solving both and the macros finishing). A 4x4x4's corners (0.89 turns a cell against the wings' 1.33) are
-    not worth it in the same beam (six cases 638 -> 660), but in a second one (:data:`ALSO_DEAR`).
+    A master pyraminx's two groups of 24 cells cost the same per cell: searched together. A 5x5x5's middle edges
+    and wings do too, but 72 cells are more than the beam solves: its wings alone (:data:`SOLVED_CELLS`). A
+    4x4x4's corners (0.89 turns a cell against the wings' 1.33) are not worth it in the same beam (six cases 638
+    -> 660), but in a second one (:data:`ALSO_DEAR`).
     """
     g = searched_group(plan)
     if g is None:
         return []
-    return _joined(plan, problem, [g], AS_DEAR) if tracks_pieces(problem, plan.groups[g]) else [g]
+    return _joined(plan, problem, [g], AS_DEAR, SOLVED_CELLS) if tracks_pieces(problem, plan.groups[g]) else [g]
 
 
-def _joined(plan: Plan, problem: Problem, chosen: list[int], as_dear: float) -> list[int]:
+def _joined(plan: Plan, problem: Problem, chosen: list[int], as_dear: float, most: int) -> list[int]:
     """``chosen`` and every other group at least ``as_dear`` as dear as its first whose colours tell its pieces
-    apart, while the cells fit in :data:`UNITED_CELLS`."""
+    apart, in the plan's order while the cells fit in ``most``."""
     dearest = turns_per_cell(plan.tables[chosen[0]])
     out = list(chosen)
     size = sum(plan.groups[g].size for g in out)
     for k, table in enumerate(plan.tables):
         cells = plan.groups[k]
         if (k not in out and table is not None and turns_per_cell(table) >= as_dear * dearest
-                and tracks_pieces(problem, cells) and size + cells.size <= UNITED_CELLS):
+                and tracks_pieces(problem, cells) and size + cells.size <= most):
             out.append(k)
             size += cells.size
     return out
@@ -320,7 +326,7 @@ def _groupings(plan: Plan, problem: Problem) -> list[list[int]]:
         raise StrategyFailed(f"the dearest group has {size} cells, more than the beam takes")
     if not first or not tracks_pieces(problem, plan.groups[first[0]]):
         return [first] if first else []
-    second = _joined(plan, problem, first, ALSO_DEAR)
+    second = _joined(plan, problem, first, ALSO_DEAR, UNITED_CELLS)
     return [first, second] if second != first else [first]
 
 
