@@ -25,6 +25,7 @@ from hlavolamy.solve.macros.insert import (
     insert_group,
     insert_word,
     score_insertions,
+    spread_rows,
 )
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
@@ -214,12 +215,58 @@ def test_big_puzzles_score_more_candidates_per_step(rubik3, monkeypatch, small):
 
 
 def test_the_step_budget_grows_with_the_puzzle_and_the_candidates_stop_growing_on_huge_ones(rubik3, monkeypatch):
-    """Small: the small budget; big: the big budget and more candidates; huge: the big budget, the usual cap."""
-    assert insert.step_budget(rubik3) == (insert.SCORED_CELLS, insert.MAX_CANDIDATES)
+    """Small: the small budget; big: the big budget and more candidates; huge: the big budget, the usual cap, and
+    where the group's goal shows every cell distinct, each macro's cheapest conjugates first."""
+    assert insert.step_budget(rubik3) == (insert.SCORED_CELLS, insert.MAX_CANDIDATES, 0)
     monkeypatch.setattr(insert, "BIG_CELLS", 0)
-    assert insert.step_budget(rubik3) == (insert.BIG_SCORED_CELLS, insert.BIG_MAX_CANDIDATES)
+    assert insert.step_budget(rubik3) == (insert.BIG_SCORED_CELLS, insert.BIG_MAX_CANDIDATES, 0)
     monkeypatch.setattr(insert, "HUGE_CELLS", 1)
-    assert insert.step_budget(rubik3) == (insert.BIG_SCORED_CELLS, insert.MAX_CANDIDATES)
+    assert insert.step_budget(rubik3) == (insert.BIG_SCORED_CELLS, insert.MAX_CANDIDATES, 0)
+    assert insert.step_budget(rubik3, distinct=True) == (insert.BIG_SCORED_CELLS, insert.MAX_CANDIDATES,
+                                                         insert.HUGE_SPREAD)
+
+
+def test_spread_rows_put_each_macros_cheapest_conjugates_first(rubik3):
+    """Every row once; first, round by round, each macro's two cheapest conjugates; then the rest, cheapest first."""
+    table = _biggest_table(rubik3)
+    order = spread_rows(table, 2)
+    assert sorted(order.tolist()) == list(range(table.cost.size))
+    macros = np.unique(table.macro)
+    head, rest = order[:2 * macros.size], order[2 * macros.size:]
+    assert table.macro[head[:macros.size]].tolist() == sorted(macros.tolist())  # the first round: one each
+    for m in macros:
+        rows = np.flatnonzero(table.macro == m)
+        assert sorted(head[table.macro[head] == m].tolist()) == rows[:2].tolist()
+    assert np.all(np.diff(rest) > 0)
+    assert table.cost[head[0]] == table.cost.min() and np.all(np.diff(table.cost[rest]) >= 0)
+
+
+def test_on_huge_puzzles_a_step_tries_every_macro_where_no_two_cells_look_alike(rubik3, monkeypatch):
+    """Counted as huge with few candidates a step, the 3x3x3's steps on an exact position score every macro of the
+    group, where the cheapest rows alone cover fewer (as on a small puzzle, or by colours: identical pieces); the
+    group is solved either way."""
+    table = _biggest_table(rubik3)
+    macros = np.unique(table.macro).size
+    monkeypatch.setattr(insert, "MIN_CANDIDATES", macros)
+    monkeypatch.setattr(insert, "SCORED_CELLS", 1)
+    monkeypatch.setattr(insert, "BIG_SCORED_CELLS", 1)
+    monkeypatch.setattr(insert, "HUGE_CELLS", 0)
+    seen = {}
+    for huge, by_colours in ((False, False), (True, False), (True, True)):
+        monkeypatch.setattr(insert, "BIG_CELLS", 0 if huge else 10**9)
+        tried = set()
+
+        def spy(labels, goal, care, where, cand, rate=0.0):
+            tried.update(table.macro[cand.rows].tolist())
+            return best_insertions(labels, goal, care, where, cand, rate=rate)
+
+        monkeypatch.setattr(insert, "best_insertions", spy)
+        position = scrambled(rubik3, 30, 3)
+        problem = Problem.from_input(rubik3, np.asarray(rubik3.colour_ids)[position.perm] if by_colours else position)
+        phase0(problem, plan(rubik3).frozen)
+        assert insert_group(problem, table)
+        seen[huge, by_colours] = len(tried)
+    assert seen[True, False] == macros > max(seen[False, False], seen[True, True])
 
 
 @settings(max_examples=30, deadline=None)

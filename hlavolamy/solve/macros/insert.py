@@ -61,6 +61,16 @@ HUGE_CELLS = 2_500
 cube_33/33/33 came out 0.5 % longer (34,896 -> 35,086). A 19x19x19 (2,166) takes them: its four cases 12,923 ->
 12,771 moves for a third more of their CPU (231 -> 308 s in two whole runs of one day), paid for since the beam
 got faster (the limit was 1,000 until then)."""
+HUGE_SPREAD = 2
+"""On puzzles of more than :data:`HUGE_CELLS` moved cells, in groups whose goal shows no two cells alike (exact
+labels, or a colour per cell), each macro's this many cheapest conjugates are candidates before any other
+(:func:`spread_rows`): there a step affords the ~100-400 cheapest rows, all of them set-ups of the 4-turn double
+3-cycle, and with every cell its own label those seldom serve both of its cycles while the pure 3-cycles (8-10
+turns) were never tried. Santa's 33x33x33 with a colour per cell (case 283): 15,712 -> 13,384 moves, no slower.
+With identical pieces (many set-ups serve) it did not pay: cases 281, 282 9,075 + 9,113 -> 9,021 + 9,247. Not on
+smaller puzzles, whose steps afford hundreds of rows of many macros: eleven cases of the 7x7x7..19x19x19 by
+colours 1.8 % shorter for a quarter more time, the exact 6x6x6 (case 256) 304 -> 340, globe_3/33 (391) 1,283 ->
+1,303."""
 
 
 class StepBudget(NamedTuple):
@@ -70,6 +80,8 @@ class StepBudget(NamedTuple):
     """Most (run, candidate, cell) comparisons per step."""
     candidates: int
     """Most candidates per step, however short the sequence."""
+    spread: int = 0
+    """Each macro's this many cheapest conjugates come first (:func:`spread_rows`); 0: the cheapest rows first."""
 
 
 @dataclass
@@ -185,13 +197,14 @@ class Candidates:
                 np.ascontiguousarray(self.sources.T, dtype=np.intp))
 
 
-def candidates(table: GroupTable, count: int, codes: TurnCodes) -> Candidates:
-    """The ``count`` cheapest rows of ``table`` (bare macros first), with the codes that cancel their ends.
+def candidates(table: GroupTable, count: int, codes: TurnCodes, spread: int = 0) -> Candidates:
+    """The ``count`` cheapest rows of ``table`` (bare macros first), with the codes that cancel their ends; with
+    ``spread``, each macro's ``spread`` cheapest rows before the rest (:func:`spread_rows`).
 
     A conjugate ``A C A'`` starts with ``A``'s first turn and ends with its
     inverse; a bare macro starts and ends with its own.
     """
-    rows = np.arange(min(count, table.cost.size))
+    rows = spread_rows(table, spread)[:count] if spread else np.arange(min(count, table.cost.size))
     setups, macros = table.setup[rows], table.macro[rows]
     undo_first = np.empty(rows.size, dtype=np.int64)
     undo_last = np.empty(rows.size, dtype=np.int64)
@@ -209,6 +222,25 @@ def candidates(table: GroupTable, count: int, codes: TurnCodes) -> Candidates:
             undo_last[both] = codes.inverse(word[-1])
     return Candidates(rows, table.positions[rows], table.sources[rows], table.cost[rows].astype(np.int64),
                        undo_first, undo_last)
+
+
+def spread_rows(table: GroupTable, spread: int) -> np.ndarray:
+    """The table's rows with each macro's ``spread`` cheapest first, round by round (every macro's cheapest, then
+    every macro's second, ...), then the rest, cheapest first: any prefix longer than ``spread`` rows a macro
+    tries every macro, where the cheapest rows alone may all be set-ups of one short macro.
+
+    >>> t = GroupTable(*[np.zeros(5)] * 4, macro=np.array([0, 0, 0, 1, 1]), setup=np.zeros(5),
+    ...                macro_words=[], setup_words=[], macro_locals=[])
+    >>> spread_rows(t, 1).tolist()
+    [0, 3, 1, 2, 4]
+    """
+    by_macro = np.argsort(table.macro, kind="stable")  # rows grouped by macro, each group cheapest first
+    grouped = table.macro[by_macro]
+    starts = np.flatnonzero(np.r_[True, grouped[1:] != grouped[:-1]])
+    rank = np.empty(table.macro.size, dtype=np.int64)
+    rank[by_macro] = np.arange(grouped.size) - np.repeat(starts, np.diff(np.r_[starts, grouped.size]))
+    first = np.flatnonzero(rank < spread)
+    return np.concatenate([first[np.argsort(rank[first], kind="stable")], np.flatnonzero(rank >= spread)])
 
 
 @dataclass
@@ -296,13 +328,16 @@ def best_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, wher
     return chosen
 
 
-def step_budget(puzzle: Puzzle) -> StepBudget:
+def step_budget(puzzle: Puzzle, distinct: bool = False) -> StepBudget:
     """What a step may try on ``puzzle``: the big budget where solutions are long (more than :data:`BIG_CELLS`),
-    with more candidates up to :data:`HUGE_CELLS`."""
+    with more candidates up to :data:`HUGE_CELLS`, above it with every macro among them (:data:`HUGE_SPREAD`)
+    where the group's goal shows every cell ``distinct``."""
     cells = pieces(puzzle).moved_cells
     if cells <= BIG_CELLS:
         return StepBudget(SCORED_CELLS, MAX_CANDIDATES)
-    return StepBudget(BIG_SCORED_CELLS, BIG_MAX_CANDIDATES if cells <= HUGE_CELLS else MAX_CANDIDATES)
+    if cells <= HUGE_CELLS:
+        return StepBudget(BIG_SCORED_CELLS, BIG_MAX_CANDIDATES)
+    return StepBudget(BIG_SCORED_CELLS, MAX_CANDIDATES, HUGE_SPREAD if distinct else 0)
 
 
 def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | None = None,
@@ -321,8 +356,8 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
     sequence = GroupSequence(problem.turns, GroupMoves(puzzle, cells), codes)
     goal, care = group_target(problem, cells)
     width = table.positions.shape[1]
-    budget = step_budget(puzzle)
-    pool = candidates(table, 4 * MIN_CANDIDATES, codes)
+    budget = step_budget(puzzle, np.unique(goal[:-1]).size == cells.size)
+    pool = candidates(table, 4 * MIN_CANDIDATES, codes, budget.spread)
     for _ in range(max_steps):
         if cancel is not None:
             cancel.check()
@@ -334,7 +369,7 @@ def insert_group(problem: Problem, table: GroupTable, *, cancel: CancelToken | N
         where = sequence.runs()
         count = min(budget.candidates, max(MIN_CANDIDATES, budget.scored // (width * where.lo.size)))
         if count > pool.rows.size and pool.rows.size < table.cost.size:
-            pool = candidates(table, count, codes)
+            pool = candidates(table, count, codes, budget.spread)
         cand = pool if count >= pool.rows.size else head(pool, count)
         found = best_insertions(labels, goal, care, where, cand, rate=rate)
         if not found:
