@@ -238,7 +238,7 @@ def _rivals(problem: Problem, context: Context) -> list[str]:
 
     ``search-first`` races first where it applies: it gives the shortest answer most often (Santa cube_4/4/4
     cases: 64-123 moves, handover's and insertion's 105-162), and the answer held bounds the rivals
-    after it (:func:`_shortest`), which then give up once their answers so far are a quarter longer.
+    after it (:func:`_shortest`), which then give up once their answers so far are a tenth longer.
     """
     first = ["search-first"] if strategy("search-first").applies(problem, context) else []
     if pieces(problem.puzzle).moved_cells > CHAIN_AUTO_CELLS:
