@@ -67,10 +67,10 @@ labels, or a colour per cell), each macro's this many cheapest conjugates are ca
 (:func:`spread_rows`): there a step affords the ~100-400 cheapest rows, all of them set-ups of the 4-turn double
 3-cycle, and with every cell its own label those seldom serve both of its cycles while the pure 3-cycles (8-10
 turns) were never tried. Santa's 33x33x33 with a colour per cell (case 283): 15,712 -> 13,384 moves, no slower.
-With identical pieces (many set-ups serve) it did not pay: cases 281, 282 9,075 + 9,113 -> 9,021 + 9,247. Not on
-smaller puzzles, whose steps afford hundreds of rows of many macros: eleven cases of the 7x7x7..19x19x19 by
-colours 1.8 % shorter for a quarter more time, the exact 6x6x6 (case 256) 304 -> 340, globe_3/33 (391) 1,283 ->
-1,303."""
+With identical pieces (many set-ups serve) it did not pay: cases 281, 282 9,075 + 9,113 -> 9,021 + 9,247. On the
+puzzles of 251 to 2,500 cells, whose steps afford hundreds of rows of many macros, it was mixed (every Santa case
+of those sizes, by colours too, in no more time): the cubes 7..19 25,775 -> 25,421 moves, globe_3/33 7,581 ->
+7,753, globe_8/25 2,519 -> 2,531; on the exact 6x6x6 (case 256) 304 -> 340."""
 
 
 class StepBudget(NamedTuple):
