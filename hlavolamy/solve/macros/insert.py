@@ -226,8 +226,8 @@ def candidates(table: GroupTable, count: int, codes: TurnCodes, spread: int = 0)
 
 def spread_rows(table: GroupTable, spread: int) -> np.ndarray:
     """The table's rows with each macro's ``spread`` cheapest first, round by round (every macro's cheapest, then
-    every macro's second, ...), then the rest, cheapest first: any prefix longer than ``spread`` rows a macro
-    tries every macro, where the cheapest rows alone may all be set-ups of one short macro.
+    every macro's second, ...), then the rest, cheapest first: a prefix of at least one row per macro tries
+    every macro, where the cheapest rows alone may all be set-ups of one short macro.
 
     >>> t = GroupTable(*[np.zeros(5)] * 4, macro=np.array([0, 0, 0, 1, 1]), setup=np.zeros(5),
     ...                macro_words=[], setup_words=[], macro_locals=[])
