@@ -164,3 +164,16 @@ def test_santa_command_refuses_an_unknown_type_before_solving(files, tmp_path, c
     err = capsys.readouterr().err.strip()
     assert code == 2 and err.count("\n") == 0
     assert "line 2: case '0': unknown puzzle type 'nope'" in err and str(cases) in err
+
+
+def test_ids_take_ranges_and_an_unknown_id_or_type_is_an_error(files, tmp_path, capsys):
+    info, cases = files
+    out = tmp_path / "submission.csv"
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out), "--ids", "0-1"]) == 0
+    assert list(santa.read_submission(out)) == ["0", "1"]
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out), "--ids", "1,7"]) != 0
+    assert "--ids: no case has 7" in capsys.readouterr().err
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out), "--ids", "2-x"]) != 0
+    assert "'2-x' is not a range" in capsys.readouterr().err
+    assert main(["santa", "--info", str(info), "--puzzles", str(cases), "--out", str(out), "--types", "toy_7"]) != 0
+    assert "--types: no case has toy_7" in capsys.readouterr().err

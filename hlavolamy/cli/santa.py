@@ -17,11 +17,13 @@ import argparse
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 
 from hlavolamy.batch import runner
 from hlavolamy.batch.collect import Progress
 from hlavolamy.batch.jsonl import colour_ids
 from hlavolamy.batch.model import Job, Result
+from hlavolamy.cli import UsageError
 from hlavolamy.cli.batch import Reporter, add_engine_arguments, engine_from
 from hlavolamy.cli.common import check_time_limit
 from hlavolamy.core.puzzle import Puzzle
@@ -42,7 +44,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", required=True, metavar="CSV", help="submission to write (id,moves)")
     parser.add_argument("--time-limit", type=float, metavar="S", help="seconds allowed per case")
     parser.add_argument("--types", metavar="LIST", help="only these puzzle types (comma-separated, e.g. cube_2/2/2)")
-    parser.add_argument("--ids", metavar="LIST", help="only these case ids (comma-separated)")
+    parser.add_argument("--ids", metavar="LIST", help="only these case ids (comma-separated; a-b is a range, e.g. "
+                        "257-276,337)")
     parser.add_argument("--resume", action="store_true",
                         help="keep the answers already in --out that replay correctly; solve only the rest")
     add_engine_arguments(parser)
@@ -55,11 +58,9 @@ def run(args: argparse.Namespace) -> int:
     types = santa.read_puzzle_info(args.info)  # fail early on a bad file
     cases = santa.read_puzzles(args.puzzles)
     if args.types:
-        wanted = set(args.types.split(","))
-        cases = [c for c in cases if c.puzzle_type in wanted]
+        cases = _chosen(cases, "--types", _listed(args.types), lambda c: c.puzzle_type)
     if args.ids:
-        wanted = set(args.ids.split(","))
-        cases = [c for c in cases if c.id in wanted]
+        cases = _chosen(cases, "--ids", _id_list(args.ids), lambda c: c.id)
     for case in cases:
         santa.check_case(types, case, args.puzzles)
     started = time.perf_counter()
@@ -83,6 +84,36 @@ def run(args: argparse.Namespace) -> int:
     results.update(bad)
     _summary(cases, results, time.perf_counter() - started)
     return 1 if any(not r.ok for r in results.values()) else 0
+
+
+def _listed(text: str) -> list[str]:
+    """A comma-separated list, blanks dropped."""
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+def _id_list(text: str) -> list[str]:
+    """``--ids``: ids and inclusive ranges ``a-b`` of numeric ids."""
+    ids: list[str] = []
+    for item in _listed(text):
+        first, dash, last = item.partition("-")
+        if not dash:
+            ids.append(item)
+        elif first.isdigit() and last.isdigit() and int(first) <= int(last):
+            ids += [str(k) for k in range(int(first), int(last) + 1)]
+        else:
+            raise UsageError(f"--ids: {item!r} is not a range of case ids (like 257-276)")
+    return ids
+
+
+def _chosen(cases: list[santa.SantaCase], option: str, wanted: list[str],
+            key: Callable[[santa.SantaCase], str]) -> list[santa.SantaCase]:
+    """The cases whose ``key`` is listed; a listed value no case has is an error (a typo must not run nothing)."""
+    known = {key(c) for c in cases}
+    missing = [w for w in wanted if w not in known]
+    if missing:
+        raise UsageError(f"{option}: no case has {', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''}")
+    chosen = set(wanted)
+    return [c for c in cases if key(c) in chosen]
 
 
 def _entries(types: dict[str, Puzzle], cases: list[santa.SantaCase], limit: float | None,
