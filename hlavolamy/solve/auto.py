@@ -6,7 +6,8 @@ quickly; then ``optimal`` within a node and time budget where the group
 :data:`CHAIN_AUTO_CELLS` moved cells the shorter of ``chain`` and
 ``phases`` where a subgroup fits, else the shortest of ``handover``,
 ``chain``, ``insertion`` and ``search-first``; else the shorter of ``insertion``
-and (where its beam takes the orbits) ``search-first``, ``chain`` behind them.
+and (where its beam takes the orbits) ``search-first``, ``chain`` behind them;
+``rings`` races first among them where the moves are rings sharing cells.
 For a position by colours where that answer is long for the puzzle (more
 than :data:`BEAM_RATIO` moves per moved cell: its macros are long, as on
 wreaths and globes) ``beam`` races it with :data:`BEAM_WORK` (up to four times
@@ -239,8 +240,12 @@ def _rivals(problem: Problem, context: Context) -> list[str]:
     ``search-first`` races first where it applies: it gives the shortest answer most often (Santa cube_4/4/4
     cases: 64-123 moves, handover's and insertion's 105-162), and the answer held bounds the rivals
     after it (:func:`_shortest`), which then give up once their answers so far are a tenth longer.
+
+    ``rings`` races before it where the moves are rings sharing cells (wreaths, by colours): its beam loads the
+    shared cells with colours to exchange (Santa wreath_100: 272 moves, where the others' best was 2,548 and the
+    beam's 1,725), and its answer bounds the rest the same way.
     """
-    first = ["search-first"] if strategy("search-first").applies(problem, context) else []
+    first = [name for name in ("rings", "search-first") if strategy(name).applies(problem, context)]
     if pieces(problem.puzzle).moved_cells > CHAIN_AUTO_CELLS:
         return first + ["insertion"]
     if strategy("phases").applies(problem, context):

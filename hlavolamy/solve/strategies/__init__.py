@@ -33,6 +33,9 @@ composes them.
 * ``search-first`` — :mod:`~hlavolamy.solve.strategies.search_first`: the group whose
   macros cost most per cell solved first by the beam over plain moves, the
   rest by insertion.
+* ``rings`` — :mod:`~hlavolamy.solve.strategies.rings`: a beam over powers of ring
+  turns for puzzles of rings sharing cells (wreaths) by colours, scored by wrong
+  cells less the turns that would load the shared cells with colours to exchange.
 * ``blocked`` — :mod:`~hlavolamy.solve.strategies.blocked`: puzzles with
   blockings (bandaged, shape-shifting), legal moves only, along the shape graph.
 """
@@ -47,6 +50,7 @@ from hlavolamy.solve.strategies import (  # noqa: F401  (every built-in strategy
     multiphase,
     optimal,
     phases,
+    rings,
     search,
     search_first,
 )
