@@ -52,6 +52,8 @@ def test_puzzles_that_are_not_rings_sorted_by_colour_are_left_to_the_others():
     assert rings_of(flips, np.asarray(flips.colour_ids)) is None
     one_ring = Puzzle(list("aab"), {"t": cycle(3, [0, 1, 2])})
     assert rings_of(one_ring, np.asarray(one_ring.colour_ids)) is None
+    rashkey = load_puzzle(PUZZLES / "rashkey.json").puzzle  # a circle turns five cycles of four cells
+    assert rings_of(rashkey, np.asarray(rashkey.colour_ids)) is None
     puzzle = wreath(9)
     start = scrambled(puzzle, 50, seed=1)
     assert rings_feasible(Problem.from_input(puzzle, start.colour_ids()))
