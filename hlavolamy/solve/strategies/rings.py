@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hlavolamy.core import perm as P
 from hlavolamy.core.progress import CancelToken, ProgressCallback, Work, report
 from hlavolamy.core.puzzle import Puzzle
 from hlavolamy.core.turns import Turn
@@ -88,9 +89,10 @@ def rings_of(puzzle: Puzzle, goal: np.ndarray) -> list[Ring] | None:
     """
     cycles: dict[bytes, tuple[str, np.ndarray]] = {}
     for name, perm in puzzle.moves.items():
-        cycle = _single_cycle(np.asarray(perm))
-        if cycle is None:
+        found = P.cycles(perm)
+        if len(found) != 1:
             return None
+        cycle = np.array(found[0])
         key = np.sort(cycle).tobytes()
         if key in cycles:
             if not _is_power(puzzle.moves[cycles[key][0]], perm):
@@ -117,25 +119,8 @@ def rings_of(puzzle: Puzzle, goal: np.ndarray) -> list[Ring] | None:
     return out
 
 
-def _single_cycle(perm: np.ndarray) -> np.ndarray | None:
-    """The moved cells in the order ``perm`` carries them (``cells[k + 1] = perm[cells[k]]``), or None when the
-    move has more than one cycle."""
-    moved = np.flatnonzero(perm != np.arange(perm.size))
-    if not moved.size:
-        return None
-    cells = [int(moved[0])]
-    while (nxt := int(perm[cells[-1]])) != cells[0]:
-        cells.append(nxt)
-    return np.array(cells) if len(cells) == moved.size else None
-
-
 def _is_power(base: np.ndarray, perm: np.ndarray) -> bool:
-    power = np.asarray(base)
-    for _ in range(np.count_nonzero(power != np.arange(power.size))):
-        if np.array_equal(power, perm):
-            return True
-        power = power[base]
-    return False
+    return any(np.array_equal(P.power(base, k), perm) for k in range(1, P.order(base)))
 
 
 def _score(rows: np.ndarray, goal: np.ndarray, rings: list[Ring]) -> np.ndarray:
@@ -144,22 +129,6 @@ def _score(rows: np.ndarray, goal: np.ndarray, rings: list[Ring]) -> np.ndarray:
     for ring in rings:
         score -= LOADED_WEIGHT * ring.loaded(rows)
     return score
-
-
-@dataclass
-class _Pending:
-    """Children waiting for their layer: rows, scores, and the node and step they came from."""
-
-    rows: list[np.ndarray]
-    scores: list[np.ndarray]
-    parents: list[np.ndarray]
-    steps: list[np.ndarray]
-
-    def add(self, rows: np.ndarray, scores: np.ndarray, parents: np.ndarray, steps: np.ndarray) -> None:
-        self.rows.append(rows)
-        self.scores.append(scores)
-        self.parents.append(parents)
-        self.steps.append(steps)
 
 
 def rings_beam(problem: Problem, *, width: int = WIDTH, partial: bool = False, shorter_than: int | None = None,
@@ -183,17 +152,19 @@ def rings_beam(problem: Problem, *, width: int = WIDTH, partial: bool = False, s
     allowed = problem.wildcards if problem.slack is None else problem.slack
     work = work or Work()
     goal = problem.goal
-    steps = [Turn(r.move, k) for r in rings for k in _powers(puzzle, r.move)]
-    ring_of = np.array([next(i for i, r in enumerate(rings) if r.move == t.move) for t in steps])
+    powers = [_powers(puzzle, r.move) for r in rings]
+    steps = [Turn(r.move, k) for r, ks in zip(rings, powers) for k in ks]
+    ring_of = np.repeat(np.arange(len(rings)), [len(ks) for ks in powers])
     perms = np.array([puzzle.turn_perm(t) for t in steps])
     costs = np.array([puzzle.turn_cost(t) for t in steps])
     # per kept node (node 0: the start), its parent node and step (-1 for the start)
     node_parent: list[np.ndarray] = []
     node_step: list[np.ndarray] = []
     start = problem.labels[None, :]
-    pending: dict[int, _Pending] = {0: _Pending([start], [_score(start, goal, rings)], [np.array([-1])],
-                                               [np.array([-1])])}
-    seen: set[int] = set()
+    # per layer, the children waiting for it: (rows, scores, parent nodes, steps) chunks
+    pending: dict[int, list[tuple[np.ndarray, ...]]] = {
+        0: [(start, _score(start, goal, rings), np.array([-1]), np.array([-1]))]}
+    seen = np.zeros(0, dtype=np.uint64)
     limit = shorter_than if shorter_than is not None else 4 * max(1, puzzle.n_cells) * MAX_POWER
     closest, closest_node, gained, first = problem.wrong(), 0, 0, 0
     found: int | None = None
@@ -205,7 +176,7 @@ def rings_beam(problem: Problem, *, width: int = WIDTH, partial: bool = False, s
         waiting = pending.pop(layer, None)
         if waiting is None:
             continue
-        rows, parents, step = _keep(waiting, seen, width)
+        rows, parents, step, seen = _keep(waiting, seen, width)
         if not rows.shape[0]:
             continue
         ids = first + np.arange(rows.shape[0])
@@ -219,8 +190,7 @@ def rings_beam(problem: Problem, *, width: int = WIDTH, partial: bool = False, s
         if wrong[best] <= allowed:
             found = int(ids[best])
             break
-        last = ring_of[np.maximum(step, 0)]
-        last[step < 0] = -1
+        last = np.where(step < 0, -1, ring_of[step])
         for s, perm in enumerate(perms):
             mine = np.flatnonzero(last != ring_of[s])
             if not mine.size:
@@ -229,8 +199,8 @@ def rings_beam(problem: Problem, *, width: int = WIDTH, partial: bool = False, s
             work.spend(children.size)
             scores = _score(children, goal, rings)
             order = np.argsort(scores, kind="stable")[:width]
-            pending.setdefault(layer + int(costs[s]), _Pending([], [], [], [])).add(
-                children[order], scores[order], ids[mine[order]], np.full(order.size, s))
+            pending.setdefault(layer + int(costs[s]), []).append(
+                (children[order], scores[order], ids[mine[order]], np.full(order.size, s)))
         report(progress, min(0.95, layer / limit), f"rings: {layer} turns, best {closest} wrong")
     end = found if found is not None else (closest_node if partial and closest_node else None)
     if end is None:
@@ -246,24 +216,18 @@ def _powers(puzzle: Puzzle, move: str) -> list[int]:
     return [k for k in range(-most, most + 1) if k and not (2 * k == -order)]
 
 
-def _keep(waiting: _Pending, seen: set[int], width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The ``width`` best children of a layer (stable by score) not seen before, marked seen."""
-    rows = np.concatenate(waiting.rows)
-    scores = np.concatenate(waiting.scores)
-    parents = np.concatenate(waiting.parents)
-    steps = np.concatenate(waiting.steps)
-    hashes = row_hashes(rows)
-    kept: list[int] = []
-    for k in np.argsort(scores, kind="stable").tolist():
-        h = int(hashes[k])
-        if h in seen:
-            continue
-        seen.add(h)
-        kept.append(k)
-        if len(kept) == width:
-            break
-    at = np.array(kept, dtype=np.int64)
-    return rows[at], parents[at], steps[at]
+def _keep(waiting: list[tuple[np.ndarray, ...]], seen: np.ndarray,
+          width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ``width`` best children of a layer (stable by score; the first of each position) whose hashes are not
+    ``seen``, and the seen hashes with theirs."""
+    rows, scores, parents, steps = (np.concatenate(part) for part in zip(*waiting))
+    order = np.argsort(scores, kind="stable")
+    hashes = row_hashes(rows)[order]
+    _, first = np.unique(hashes, return_index=True)
+    first = np.sort(first)
+    fresh = first[~np.isin(hashes[first], seen)][:width]
+    kept = order[fresh]
+    return rows[kept], parents[kept], steps[kept], np.union1d(seen, hashes[fresh])
 
 
 def _path(parent: np.ndarray, step: np.ndarray, node: int, steps: list[Turn]) -> list[Turn]:
