@@ -93,3 +93,11 @@ def test_compare_refuses_another_position_or_a_file_that_is_no_run(tmp_path, mon
         bench.read_run(other)
     with pytest.raises(HlavolamyError, match="cannot read"):
         bench.read_run(tmp_path / "missing.json")
+
+
+def test_only_keeps_the_rows_named_with_or_without_their_plugin_and_refuses_a_name_matching_none():
+    rows = [("rubik3", None, False), ("cube 4x4x4 (cubes)", None, True), ("megaminx", None, False)]
+    assert bench._only(rows, None) == rows
+    assert [r[0] for r in bench._only(rows, "megaminx,cube")] == ["cube 4x4x4 (cubes)", "megaminx"]
+    with pytest.raises(HlavolamyError, match=r"--only: no row named 'rubik33'.*rows: cube 4x4x4 \(cubes\), megaminx"):
+        bench._only(rows, "rubik3,rubik33")

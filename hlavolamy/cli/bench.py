@@ -79,11 +79,24 @@ as an import from another tool would be. A geometry not installed is skipped.
 
 
 def _only(rows: list[tuple[Any, ...]], only: str | None) -> list[tuple[Any, ...]]:
-    """The rows named in ``--only`` (comma-separated; a name may leave out its "(plugin)" part), or all."""
+    """The rows named in ``--only`` (comma-separated; a name may leave out its "(plugin)" part), or all.
+
+    A name that matches no row is an error naming it and the rows there are: a misspelt row would otherwise
+    be measured as nothing, silently.
+    """
     if not only:
         return rows
-    wanted = set(only.split(","))
-    return [row for row in rows if row[0] in wanted or row[0].split(" ")[0] in wanted]
+    wanted = [name.strip() for name in only.split(",") if name.strip()]
+    unknown = [name for name in wanted if not any(_names_row(name, row[0]) for row in rows)]
+    if unknown:
+        known = ", ".join(sorted({row[0] for row in rows}))
+        raise HlavolamyError(f"--only: no row named {', '.join(map(repr, unknown))} (rows: {known})")
+    return [row for row in rows if any(_names_row(name, row[0]) for name in wanted)]
+
+
+def _names_row(name: str, row: str) -> bool:
+    """Whether ``name`` is the row's name, or its name without the "(plugin)" part."""
+    return name in (row, row.split(" ")[0])
 
 
 def generated_puzzles() -> Iterator[tuple[str, Puzzle]]:
