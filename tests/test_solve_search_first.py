@@ -280,3 +280,29 @@ def test_every_answer_the_beam_gives_is_finished_and_the_shortest_whole_answer_k
     assert problem.replays_to_goal(problem.turns)
     assert len(finished) > 1
     assert problem.answer_length() == min(finished)
+
+
+def test_cubes_up_to_sixty_single_steps_are_searched_first_and_bigger_ones_not():
+    """A 7x7x7 (42 steps) to a 10x10x10 (60) are taken (Santa cube_7..10: 7-15 % shorter); an 11x11x11's 66 steps
+    are not: from there each finish is a long insertion solve."""
+    from hlavolamy.solve.tables.steps import step_automaton
+    from tests.analysis_helpers import cube
+
+    def applies(n: int, steps: int) -> bool:
+        puzzle = cube(n, centre_slices=n % 2 == 1)  # every slice turns, as in Santa's cubes
+        assert len(step_automaton(puzzle).turns) == steps
+        return search_first.search_first_applies(Problem.from_input(puzzle, State.solved(puzzle)),
+                                                 Context(CancelToken()))
+
+    assert applies(7, 42) and applies(10, 60)
+    assert not applies(11, 66)
+
+
+def test_bigger_puzzles_finish_fewer_of_the_beams_answers():
+    """A finish costs about the puzzle's size: every answer the beam gives up to a 6x6x6, fewer beyond, one at least."""
+    from tests.analysis_helpers import cube
+
+    assert search_first.handovers(cube(4)) == search_first.handovers(cube(6)) == beam_module.OTHERS + 1
+    assert search_first.handovers(cube(8)) == search_first.HANDOVER_CELLS // 384 == 9
+    assert search_first.handovers(cube(10)) == 5
+    assert search_first.handovers(cube(33)) == 1

@@ -35,7 +35,7 @@ from hlavolamy.solve.macros.decompose import GroupSolver, Plan, Stuck, solve_dec
 from hlavolamy.solve.macros.pairing import paired_plan
 from hlavolamy.solve.problem import Problem
 from hlavolamy.solve.registry import Context, Strategy, StrategyFailed
-from hlavolamy.solve.strategies.beam import MAX_CELLS, MAX_STEPS, beam
+from hlavolamy.solve.strategies.beam import MAX_CELLS, OTHERS, beam
 from hlavolamy.solve.strategies.insertion import (
     beam_group,
     open_cheaply,
@@ -87,6 +87,14 @@ dear (where that makes another set of groups): a 4x4x4's wings and corners (0.89
 the second one comes close on all 72 cells, the centres and a few pieces are left. Which is shorter varies from
 case to case, so both are finished and the shorter kept: Santa cube_4 cases 150-161 1,153 -> 1,027 moves (each
 beam with half the work, or the second at half the width and work: 1,085 and 1,083), cube_6 3,446 -> 3,326."""
+MAX_STEPS = 60
+"""Most single steps of a puzzle it applies to: up to a 10x10x10's 60 (the beam's work budget bounds its levels,
+however many steps). From the 7x7x7 on (42 to 60 steps) Santa's cube_7..10 came out 13,364 -> 11,614 moves,
+every case shorter than by insertion alone (docs/solving.md), for 4.4 times their seconds (1,118 -> 4,936), most of
+it the finishes; a 19x19x19's 114 steps stay out: each finish there is a whole insertion solve of 2,166 cells."""
+HANDOVER_CELLS = 16 * 216
+"""Hand-over positions a beam gives the finishes, in moved cells: a finish costs about its puzzle's size, so a
+6x6x6 (216 cells) and smaller finish every position the beam offers (16), a 10x10x10 (600) five."""
 UNITED_CELLS = 80
 """...while the cells searched together are at most this many (joined in the plan's order): a 4x4x4's or 5x5x5's
 wings and corners (48, 72); a 6x6x6's two wing groups (96) were measured together and left apart (4 Santa cases:
@@ -293,7 +301,7 @@ def solve_search_first(problem: Problem, context: Context) -> None:
         report(progress, 0.0, f"search-first: beam on {cells.size} cells")
         others: list[list[Turn]] = []
         found = widening_beam(ring_problem(problem, cells), search_work(problem.puzzle, cells), cancel, others)
-        new = _handed_over(problem, [found.turns, *others], seen)
+        new = _handed_over(problem, [found.turns, *others][:handovers(problem.puzzle)], seen)
         finished, failed = _plain_finishes(new, len(starts), plan, context)
         starts += new
         plain += finished
@@ -302,6 +310,11 @@ def solve_search_first(problem: Problem, context: Context) -> None:
         raise failure
     _widen(starts, plain, widened, plan, context)
     problem.adopt(_shortest(plain, widened))
+
+
+def handovers(puzzle: Puzzle) -> int:
+    """How many of a beam's answers are finished: :data:`HANDOVER_CELLS` over the moved cells, at least one."""
+    return max(1, min(OTHERS + 1, HANDOVER_CELLS // max(1, pieces(puzzle).moved_cells)))
 
 
 def _handed_over(problem: Problem, answers: list[list[Turn]], seen: set[bytes]) -> list[Problem]:
