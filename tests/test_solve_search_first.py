@@ -145,6 +145,9 @@ def test_groups_as_dear_whose_colours_tell_pieces_apart_are_searched_together_wi
     assert searched_groups(plan, solved) == [dearest]
     corners = next(g for g, cells in enumerate(plan.groups) if cells.size == 24 and g not in dear
                    and turns_per_cell(plan.tables[g]) >= search_first.ALSO_DEAR * turns_per_cell(plan.tables[dearest]))
+    (middle,) = dear - {dearest}
+    # the dearest group left, the middle edges, would cost the macros half what the wings do: no third beam
+    assert search_first._third(plan, solved, {dearest, corners}) == [middle]
     assert search_first._groupings(plan, solved) == [[dearest], [dearest, corners]]
     monkeypatch.setattr(search_first, "SOLVED_CELLS", 72)
     assert set(searched_groups(plan, solved)) == dear and searched_groups(plan, solved)[0] == dearest
@@ -152,6 +155,27 @@ def test_groups_as_dear_whose_colours_tell_pieces_apart_are_searched_together_wi
     four = cube(4)
     plan = paired_plan(four)
     assert searched_groups(plan, Problem.from_input(four, State.solved(four))) == [searched_group(plan)]
+
+
+def test_a_third_beam_searches_the_dearest_group_no_beam_has_searched():
+    """A 6x6x6 by colours: wings, wings and corners, then the other wings; none where every group whose colours
+    tell its pieces apart is searched already (a 3x3x3) or the rest do not (a 4x4x4's centres)."""
+    from tests.analysis_helpers import cube
+
+    six = cube(6)
+    plan = paired_plan(six)
+    colours = np.asarray(six.colour_ids)[scrambled(six, 60, 5).perm]
+    first, second, third = search_first._groupings(plan, Problem.from_input(six, colours))
+    wings = {g for g, t in enumerate(plan.tables)
+             if t is not None and turns_per_cell(t) == turns_per_cell(plan.tables[searched_group(plan)])}
+    assert len(wings) == 2 and set(first) < wings and set(third) == wings - set(first)
+    assert set(first) < set(second) and not set(second) & set(third)
+    for n in (3, 4):
+        puzzle = cube(n)
+        plan = paired_plan(puzzle)
+        groupings = search_first._groupings(plan, Problem.from_input(puzzle, np.asarray(puzzle.colour_ids)))
+        assert len(groupings) == 2 and search_first._third(plan, Problem.from_input(
+            puzzle, np.asarray(puzzle.colour_ids)), set(groupings[1])) is None
 
 
 def test_a_second_beam_searches_the_groups_nearly_as_dear_and_both_are_finished(monkeypatch):
