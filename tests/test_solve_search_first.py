@@ -147,7 +147,7 @@ def test_groups_as_dear_whose_colours_tell_pieces_apart_are_searched_together_wi
                    and turns_per_cell(plan.tables[g]) >= search_first.ALSO_DEAR * turns_per_cell(plan.tables[dearest]))
     (middle,) = dear - {dearest}
     # the dearest group left, the middle edges, would cost the macros half what the wings do: no third beam
-    assert search_first._third(plan, solved, {dearest, corners}) == [middle]
+    assert search_first._dearest_left(plan, solved, {dearest, corners}) == [middle]
     assert search_first._groupings(plan, solved) == [[dearest], [dearest, corners]]
     monkeypatch.setattr(search_first, "SOLVED_CELLS", 72)
     assert set(searched_groups(plan, solved)) == dear and searched_groups(plan, solved)[0] == dearest
@@ -157,24 +157,26 @@ def test_groups_as_dear_whose_colours_tell_pieces_apart_are_searched_together_wi
     assert searched_groups(plan, Problem.from_input(four, State.solved(four))) == [searched_group(plan)]
 
 
-def test_a_third_beam_searches_the_dearest_group_no_beam_has_searched():
-    """A 6x6x6 by colours: wings, wings and corners, then the other wings; none where every group whose colours
-    tell its pieces apart is searched already (a 3x3x3) or the rest do not (a 4x4x4's centres)."""
+def test_more_beams_search_the_dearest_group_no_beam_has_searched_alone_and_joined():
+    """A 6x6x6 by colours: wings, wings and corners, then the other wings, and they with the corners; none where
+    every group whose colours tell its pieces apart is searched already (a 3x3x3) or the rest do not (a 4x4x4's
+    centres)."""
     from tests.analysis_helpers import cube
 
     six = cube(6)
     plan = paired_plan(six)
     colours = np.asarray(six.colour_ids)[scrambled(six, 60, 5).perm]
-    first, second, third = search_first._groupings(plan, Problem.from_input(six, colours))
+    first, second, third, fourth = search_first._groupings(plan, Problem.from_input(six, colours))
     wings = {g for g, t in enumerate(plan.tables)
              if t is not None and turns_per_cell(t) == turns_per_cell(plan.tables[searched_group(plan)])}
     assert len(wings) == 2 and set(first) < wings and set(third) == wings - set(first)
-    assert set(first) < set(second) and not set(second) & set(third)
+    corners = set(second) - set(first)
+    assert set(first) < set(second) and not set(second) & set(third) and set(fourth) == set(third) | corners
     for n in (3, 4):
         puzzle = cube(n)
         plan = paired_plan(puzzle)
         groupings = search_first._groupings(plan, Problem.from_input(puzzle, np.asarray(puzzle.colour_ids)))
-        assert len(groupings) == 2 and search_first._third(plan, Problem.from_input(
+        assert len(groupings) == 2 and search_first._dearest_left(plan, Problem.from_input(
             puzzle, np.asarray(puzzle.colour_ids)), set(groupings[1])) is None
 
 

@@ -272,8 +272,8 @@ def widening_beam(sub: Problem, units: float, cancel: CancelToken,
 def solve_search_first(problem: Problem, context: Context) -> None:
     """Beam the dearest group (with the invariant vector) to solved, then insertion finishes the others: from the
     beam's answer and from its other answers (:func:`~hlavolamy.solve.strategies.beam.beam`'s ``others``: each
-    leaves the other groups elsewhere), from a second beam's on more groups (:data:`ALSO_DEAR`) and a third's on
-    the dearest group left (:func:`_third`), the shortest whole answer kept.
+    leaves the other groups elsewhere), from a second beam's on more groups (:data:`ALSO_DEAR`) and two more on
+    the dearest group left (:func:`_dearest_left`), the shortest whole answer kept.
 
     Before each later beam the positions so far are finished as if no more beams came (the best two widely) and
     that answer is offered (``context.offer``): an anytime solve cut by its limit during a later beam still holds
@@ -331,23 +331,27 @@ def _handed_over(problem: Problem, answers: list[list[Turn]], seen: set[bytes]) 
 
 
 def _groupings(plan: Plan, problem: Problem) -> list[list[int]]:
-    """The sets of groups a beam searches, each from the start: :func:`searched_groups` (none: no macros); where
-    groups at least :data:`ALSO_DEAR` as dear fit beside them, those groups with them; and the dearest group left
-    (:func:`_third`) where the macros would pay at least :data:`AS_DEAR` of the first groups' turns for it."""
+    """The sets of groups a beam searches, each from the start: :func:`searched_groups` (none: no macros) alone
+    and joined (:func:`_alone_and_joined`); then the dearest group left (:func:`_dearest_left`) alone and joined,
+    where the macros would pay at least :data:`AS_DEAR` of the first groups' turns for it."""
     first = searched_groups(plan, problem)
     size = sum(plan.groups[g].size for g in first)
     if size > MAX_CELLS:
         raise StrategyFailed(f"the dearest group has {size} cells, more than the beam takes")
     if not first or not tracks_pieces(problem, plan.groups[first[0]]):
         return [first] if first else []
-    out = [first]
-    second = _joined(plan, problem, first, ALSO_DEAR, UNITED_CELLS)
-    if second != first:
-        out.append(second)
-    third = _third(plan, problem, {g for groups in out for g in groups})
-    if third is not None and _macro_turns(plan, third) >= AS_DEAR * _macro_turns(plan, first):
-        out.append(third)
+    out = _alone_and_joined(plan, problem, first)
+    left = _dearest_left(plan, problem, {g for groups in out for g in groups})
+    if left is not None and _macro_turns(plan, left) >= AS_DEAR * _macro_turns(plan, first):
+        out += [groups for groups in _alone_and_joined(plan, problem, left) if groups not in out]
     return out
+
+
+def _alone_and_joined(plan: Plan, problem: Problem, groups: list[int]) -> list[list[int]]:
+    """``groups``, and where groups at least :data:`ALSO_DEAR` as dear fit beside them (:data:`UNITED_CELLS`),
+    those groups with them: two beams ending in very different positions (a 4x4x4's wings; wings and corners)."""
+    joined = _joined(plan, problem, groups, ALSO_DEAR, UNITED_CELLS)
+    return [groups, joined] if joined != groups else [groups]
 
 
 def _macro_turns(plan: Plan, groups: list[int]) -> float:
@@ -355,15 +359,15 @@ def _macro_turns(plan: Plan, groups: list[int]) -> float:
     return sum(turns_per_cell(plan.tables[g]) * plan.groups[g].size for g in groups)
 
 
-def _third(plan: Plan, problem: Problem, searched: set[int]) -> list[int] | None:
-    """The groups a third beam searches, from the start again with its own :data:`WORK`: the dearest group no beam
-    has searched whose colours tell its pieces apart, with the groups as dear (:data:`AS_DEAR`) within
-    :data:`SOLVED_CELLS` (None: none left): a 6x6x6's to 10x10x10's other wings, a 5x5x5's middle edges.
+def _dearest_left(plan: Plan, problem: Problem, searched: set[int]) -> list[int] | None:
+    """The dearest group no beam has searched whose colours tell its pieces apart, with the groups as dear
+    (:data:`AS_DEAR`) within :data:`SOLVED_CELLS` (None: none left): a 6x6x6's to 10x10x10's other wings, a
+    5x5x5's middle edges. Two more beams search it from the start, alone and joined, each with its own :data:`WORK`.
 
-    A beam only adds hand-over positions, so the answer is never longer than two beams'. It runs where the macros
-    would pay about as much for these groups as for the first beam's (:func:`_groupings`): a 6x6x6's other 48 wing
-    cells, not a 5x5x5's 24 middle edges (on those Santa's 35 cube_5/5/5 cases came out move for move the same).
-    Santa cube_6..10: 14,940 -> 14,810 moves, 10 of 32 cases shorter and none longer (docs/solving.md)."""
+    A beam only adds hand-over positions, so the answer is never longer. They run where the macros would pay
+    about as much for these groups as for the first beam's (:func:`_groupings`): a 6x6x6's other 48 wing cells,
+    not a 5x5x5's 24 middle edges (a beam on those: Santa's 35 cube_5/5/5 cases move for move the same). Santa
+    cube_6..10: 14,940 -> 14,746 moves (docs/solving.md)."""
     costs = sorted(((turns_per_cell(t), plan.groups[g].size, g) for g, t in enumerate(plan.tables)
                     if t is not None and g not in searched and tracks_pieces(problem, plan.groups[g])), reverse=True)
     return _joined(plan, problem, [costs[0][2]], AS_DEAR, SOLVED_CELLS) if costs else None
