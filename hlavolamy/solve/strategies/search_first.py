@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -104,7 +105,12 @@ wings and corners (48, 72); a 6x6x6's two wing groups (96) were measured togethe
 def searched_group(plan: Plan) -> int | None:
     """The group whose cheapest macro costs the most turns per cell; of groups as dear, the one with the most
     cells, whose macros would play the most (a 5x5x5's wings, not its middle edges; None: no group has macros)."""
-    costs = [(turns_per_cell(t), plan.groups[g].size, g) for g, t in enumerate(plan.tables) if t is not None]
+    return _dearest(plan, (g for g, t in enumerate(plan.tables) if t is not None))
+
+
+def _dearest(plan: Plan, candidates: Iterable[int]) -> int | None:
+    """Of ``candidates`` (groups with macros), the one costing the most turns per cell, then the most cells."""
+    costs = [(turns_per_cell(plan.tables[g]), plan.groups[g].size, g) for g in candidates]
     return max(costs)[2] if costs else None
 
 
@@ -368,9 +374,9 @@ def _dearest_left(plan: Plan, problem: Problem, searched: set[int]) -> list[int]
     about as much for these groups as for the first beam's (:func:`_groupings`): a 6x6x6's other 48 wing cells,
     not a 5x5x5's 24 middle edges (a beam on those: Santa's 35 cube_5/5/5 cases move for move the same). Santa
     cube_6..10: 14,940 -> 14,746 moves (docs/solving.md)."""
-    costs = sorted(((turns_per_cell(t), plan.groups[g].size, g) for g, t in enumerate(plan.tables)
-                    if t is not None and g not in searched and tracks_pieces(problem, plan.groups[g])), reverse=True)
-    return _joined(plan, problem, [costs[0][2]], AS_DEAR, SOLVED_CELLS) if costs else None
+    g = _dearest(plan, (g for g, t in enumerate(plan.tables)
+                        if t is not None and g not in searched and tracks_pieces(problem, plan.groups[g])))
+    return None if g is None else _joined(plan, problem, [g], AS_DEAR, SOLVED_CELLS)
 
 
 def _plain_finishes(starts: list[Problem], first: int, plan: Plan,
