@@ -1,4 +1,4 @@
-"""Insertion: macros placed anywhere in the solution so far still solve, and the tracked end position is the real one."""
+"""Insertion: macros placed anywhere in the solution so far still solve, and the tracked end position is the real one"""
 
 from __future__ import annotations
 
@@ -295,3 +295,22 @@ def test_every_insertion_is_scored_as_cells_made_right_minus_cells_made_wrong(da
                        for p, s in zip(positions[c], sources[c]))
             assert scores.gain[d, c] == made
             assert scores.score[d, c] == made / 4
+
+
+@pytest.mark.parametrize("moved", [3, 127, 200])
+def test_a_candidate_moving_many_cells_scores_every_one(moved):
+    """Gains add up in a narrow type where the candidates move few cells; one moving more than a byte counts
+    (every cell made right, or every one made wrong) must still score them all."""
+    n = 300
+    goal = np.append(np.arange(n), -1)
+    cycle = np.roll(np.arange(moved), 1)
+    solved, turned = goal.copy(), goal.copy()
+    turned[:moved] = goal[cycle]  # the first cells shifted along one cycle
+    positions = np.arange(moved)[None]
+    sources = np.argsort(cycle)[None]  # where each shifted label went: moving it back puts it right
+    none = np.full(1, -1)
+    where = Runs(np.arange(n)[None], np.zeros(1, int), np.zeros(1, int), none, none, none, none)
+    cand = Candidates(np.arange(1), positions, sources, np.full(1, 4), np.full(1, -2), np.full(1, -2))
+    care = np.append(np.ones(n, dtype=bool), False)
+    assert score_insertions(turned, goal, care, where, cand).gain[0, 0] == moved
+    assert score_insertions(solved, goal, care, where, cand).gain[0, 0] == -moved

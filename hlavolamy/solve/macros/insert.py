@@ -190,11 +190,25 @@ class Candidates:
     undo_last: np.ndarray
 
     @functools.cached_property
-    def columns(self) -> tuple[np.ndarray, np.ndarray]:
-        """The positions' and the sources' columns, each contiguous and of the index type: every scoring takes
-        along each of them (converting strided int32 columns at every call cost a third of the scoring)."""
-        return (np.ascontiguousarray(self.positions.T, dtype=np.intp),
-                np.ascontiguousarray(self.sources.T, dtype=np.intp))
+    def columns(self) -> Columns:
+        """The table's columns for :func:`score_insertions`: candidates widest first, each column contiguous and of
+        the index type, cut after the last candidate that still moves a cell there (the rest is padding)."""
+        moves = self.positions != self.sources  # an entry reading its own cell changes nothing (the padding)
+        widths = np.where(moves.any(1), moves.shape[1] - np.argmax(moves[:, ::-1], axis=1), 0)
+        order = np.argsort(-widths, kind="stable")
+        counts = np.count_nonzero(widths[None] > np.arange(moves.shape[1])[:, None], axis=1)
+        return Columns(np.argsort(order), np.ascontiguousarray(self.positions[order].T, dtype=np.intp),
+                       np.ascontiguousarray(self.sources[order].T, dtype=np.intp), counts)
+
+
+class Columns(NamedTuple):
+    """Candidates' columns widest candidate first: ``counts[k]`` of them move a cell in column ``k``."""
+
+    rank: np.ndarray
+    """Each candidate's place in that order."""
+    positions: np.ndarray
+    sources: np.ndarray
+    counts: np.ndarray
 
 
 def candidates(table: GroupTable, count: int, codes: TurnCodes, spread: int = 0) -> Candidates:
@@ -268,25 +282,40 @@ def score_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, whe
 
     ``labels``, ``goal`` and ``care`` are the group's final labels, goal and
     counted cells in local indices, each with one sentinel entry appended.
+
+    The arrays hold a row per cell and a column per run, so each column of the candidates' table gathers whole
+    rows (copies of contiguous memory), only of the candidates that move a cell there (:attr:`Candidates.columns`),
+    and the sums stay in the narrowest types that hold them: on Santa's cube_6/6/6 the same scores in a third of the
+    time (this was half of a big cube's solve).
     """
     n = labels.size - 1
     inverse = np.concatenate([where.inverse, np.full((where.inverse.shape[0], 1), n)], axis=1)
     small = np.int16 if max(int(labels.max()), int(goal.max())) < np.iinfo(np.int16).max else np.int64
-    here = labels.astype(small)[inverse]
-    counted = care[inverse]
-    wanted = np.where(counted, goal.astype(small)[inverse], UNCOUNTED)  # a label no cell shows
-    right = (here == wanted).astype(np.int8)
-    gain = np.zeros((inverse.shape[0], cand.rows.size), dtype=np.int16)
-    for pos, src in zip(*cand.columns):  # per column of the table: every run, every candidate
-        gain += here.take(src, axis=1) == wanted.take(pos, axis=1)
-        gain -= right.take(pos, axis=1)
-    gain = gain.astype(np.int64)
-    at_lo = ((where.before_lo[:, None] == cand.undo_first[None]).astype(np.int64)
-             + (where.after_lo[:, None] == cand.undo_last[None]))
-    at_hi = ((where.before_hi[:, None] == cand.undo_first[None]).astype(np.int64)
-             + (where.after_hi[:, None] == cand.undo_last[None]))
-    score = gain / np.maximum(1, cand.cost[None] - 2 * np.maximum(at_lo, at_hi))
+    by_cell = np.ascontiguousarray(inverse.T)
+    here = labels.astype(small)[by_cell]
+    wanted = np.where(care[by_cell], goal.astype(small)[by_cell], UNCOUNTED)  # a label no cell shows
+    right = (here == wanted).view(np.int8)
+    columns = cand.columns
+    gain = np.zeros((cand.rows.size, inverse.shape[0]), dtype=np.int8 if len(columns.positions) < 128 else np.int16)
+    made = np.empty(gain.shape, dtype=bool)
+    for pos, src, m in zip(columns.positions, columns.sources, columns.counts):  # every candidate, every run
+        pos, src = pos[:m], src[:m]
+        np.equal(here[src], wanted[pos], out=made[:m])
+        gain[:m] += made[:m].view(np.int8)
+        gain[:m] -= right[pos]
+    gain = np.ascontiguousarray(gain[columns.rank].T, dtype=np.int16)
+    at_lo = _cancelled(where.before_lo, where.after_lo, cand)
+    at_hi = _cancelled(where.before_hi, where.after_hi, cand)
+    turns = cand.cost.astype(np.int32)[None] - 2 * np.maximum(at_lo, at_hi)
+    score = np.divide(gain, np.maximum(turns, 1), dtype=np.float64)
     return Scores(gain, score, at_lo >= at_hi, inverse)
+
+
+def _cancelled(before: np.ndarray, after: np.ndarray, cand: Candidates) -> np.ndarray:
+    """Per run and candidate, how many of its end turns cancel against the turns around the place (0, 1 or 2)."""
+    out = (before[:, None] == cand.undo_first[None]).view(np.int8)
+    out += (after[:, None] == cand.undo_last[None]).view(np.int8)
+    return out
 
 
 def top_insertions(scores: Scores, most: int, rate: float = 0.0) -> list[tuple[int, int]]:
