@@ -1,4 +1,4 @@
-"""Insertion: macros placed anywhere in the solution so far still solve, and the tracked end position is the real one"""
+"""Insertion: macros placed anywhere in the solution so far still solve, and the end position tracked is real."""
 
 from __future__ import annotations
 

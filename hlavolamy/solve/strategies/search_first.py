@@ -374,9 +374,9 @@ def _dearest_left(plan: Plan, problem: Problem, searched: set[int]) -> list[int]
     about as much for these groups as for the first beam's (:func:`_groupings`): a 6x6x6's other 48 wing cells,
     not a 5x5x5's 24 middle edges (a beam on those: Santa's 35 cube_5/5/5 cases move for move the same). Santa
     cube_6..10: 14,940 -> 14,746 moves (docs/solving.md)."""
-    g = _dearest(plan, (g for g, t in enumerate(plan.tables)
-                        if t is not None and g not in searched and tracks_pieces(problem, plan.groups[g])))
-    return None if g is None else _joined(plan, problem, [g], AS_DEAR, SOLVED_CELLS)
+    left = _dearest(plan, (g for g, t in enumerate(plan.tables)
+                           if t is not None and g not in searched and tracks_pieces(problem, plan.groups[g])))
+    return None if left is None else _joined(plan, problem, [left], AS_DEAR, SOLVED_CELLS)
 
 
 def _plain_finishes(starts: list[Problem], first: int, plan: Plan,
