@@ -416,6 +416,36 @@ def test_the_first_occurrences_are_uniques_index(values):
     assert np.array_equal(_first_occurrences(values), np.unique(values, return_index=True)[1])
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 3_000), st.integers(1, 40), st.booleans())
+def test_the_first_occurrences_of_hashes_are_uniques_index(seed, count, distinct, near_twins):
+    """Hashes take the packed-key sort; two hashes differing in their low bits alone must not pass for one."""
+    from hlavolamy.solve.strategies.beam import _first_occurrences
+
+    rng = np.random.default_rng(seed)
+    pool = rng.integers(0, 2**64, size=distinct, dtype=np.uint64, endpoint=False)
+    if near_twins:
+        pool[-1] = pool[0] ^ np.uint64(1)  # the same top bits, another value
+    values = pool[rng.integers(0, distinct, size=count)]
+    assert np.array_equal(_first_occurrences(values), np.unique(values, return_index=True)[1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 2_000), st.integers(1, 200))
+def test_a_level_is_ordered_by_score_then_noise(seed, count, spread):
+    """The single-key sort orders as ``np.lexsort`` does, equal noise included (then by index)."""
+    from hlavolamy.solve.strategies.beam import _by_score
+
+    rng = np.random.default_rng(seed)
+    score = rng.integers(0, spread, size=count) * rng.integers(1, 2**40)
+    noise = rng.random(count)
+    if count > 3:
+        noise[1] = noise[3]
+        score[1] = score[3]
+    among = np.flatnonzero(rng.random(count) < 0.7)
+    assert np.array_equal(_by_score(score, noise, among), among[np.lexsort((noise[among], score[among]))])
+
+
 def test_the_children_of_a_position_no_database_reaches_are_not_reached_either():
     """A rank of -1 (a projection the cut build never reached) must give its children -1, not another row's."""
     from hlavolamy.solve.strategies.beam import _Guide

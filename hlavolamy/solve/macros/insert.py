@@ -293,7 +293,7 @@ def score_insertions(labels: np.ndarray, goal: np.ndarray, care: np.ndarray, whe
     small = np.int16 if max(int(labels.max()), int(goal.max())) < np.iinfo(np.int16).max else np.int64
     by_cell = np.ascontiguousarray(inverse.T)
     here = labels.astype(small)[by_cell]
-    wanted = np.where(care[by_cell], goal.astype(small)[by_cell], UNCOUNTED)  # a label no cell shows
+    wanted = np.where(care, goal, UNCOUNTED).astype(small)[by_cell]  # a label no cell shows
     right = (here == wanted).view(np.int8)
     columns = cand.columns
     gain = np.zeros((cand.rows.size, inverse.shape[0]), dtype=np.int8 if len(columns.positions) < 128 else np.int16)

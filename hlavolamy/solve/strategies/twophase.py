@@ -84,7 +84,7 @@ class Guide:
     def after(self, ranks: np.ndarray, steps: np.ndarray) -> np.ndarray:
         """The rank after ``steps[i]`` from ``ranks[i]``."""
         table = self.pattern.table
-        return table.ravel()[ranks.astype(np.int64) * table.shape[1] + steps]
+        return table.ravel()[ranks.astype(np.int64, copy=False) * table.shape[1] + steps]
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,8 @@ class Joined:
     def after(self, ranks: np.ndarray, steps: np.ndarray) -> np.ndarray:
         """The rank after ``steps[i]`` from ``ranks[i]`` (the product's table is never held)."""
         size = self.b.pattern.size
-        return self.a.after(ranks // size, steps) * size + self.b.after(ranks % size, steps)
+        high, low = np.divmod(ranks, size)
+        return self.a.after(high, steps) * size + self.b.after(low, steps)
 
 
 TABLE_CHUNK = 1 << 20
@@ -231,9 +232,12 @@ def _within(ranks: np.ndarray, after: np.ndarray, guides: list, room: int):
         child = []
     for g, r in zip(guides[len(child):], ranks[len(child):]):
         c = g.after(r[node], step)
-        keep = np.flatnonzero(g.dist[c] <= room)
-        node, step = node[keep], step[keep]
-        child = [prev[keep] for prev in child] + [c[keep]]
+        keep = g.dist[c] <= room
+        if not keep.all():  # the small guides seldom prune: then nothing is copied
+            keep = np.flatnonzero(keep)
+            node, step, c = node[keep], step[keep], c[keep]
+            child = [prev[keep] for prev in child]
+        child.append(c)
     return node, step, np.stack(child)
 
 
