@@ -175,3 +175,18 @@ def test_bad_case_is_one_line_naming_file_and_line(toy, tmp_path: Path, row: str
         formats.import_file("santa", path, id="0", info=str(info))
     message = str(caught.value)
     assert what in message and str(path) in message and "\n" not in message
+
+
+@pytest.mark.parametrize("text", [
+    "{'r': [1, 0], 'b': [0, 1]}",  # Santa's own form: read as JSON
+    "{'r': [1, 0,], 'b': (0, 1)}",  # Python only (a trailing comma, a tuple)
+    "{\"it's\": [1, 0]}",  # a quote inside a name
+    "{'a\\'b': [1, 0]}",  # an escaped quote
+])
+def test_allowed_moves_read_as_python_reads_them(text: str) -> None:
+    """The JSON shortcut for Santa's dict literals must read every literal as ``ast.literal_eval`` does."""
+    import ast
+
+    from hlavolamy.formats.santa import _literal
+
+    assert _literal(text) == ast.literal_eval(text)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import csv
 import io
+import json
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -86,10 +87,22 @@ def read_puzzle_info(path: str | Path) -> dict[str, Puzzle]:
     return out
 
 
+def _literal(text: str) -> object:
+    """The Python literal ``text``: read as JSON once its single quotes are double ones where that is all it
+    takes (Santa's file: names and lists of integers; 0.3 s instead of 5 s of ``ast.literal_eval`` for its 26
+    types, paid by every ``santa`` command), else by ``ast.literal_eval``."""
+    if '"' not in text and "\\" not in text:
+        try:
+            return json.loads(text.replace("'", '"'))
+        except ValueError:
+            pass
+    return ast.literal_eval(text)
+
+
 def _allowed_moves(text: str, what: str, source: str, where: str) -> dict[str, list[int]]:
     """A dict literal ``{name: [cell, ...]}``: equally long lists of cells ``0..n-1``, within the size limits."""
     try:
-        moves = ast.literal_eval(text)
+        moves = _literal(text)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as exc:
         why = f" ({exc})" if isinstance(exc, TypeError) else (f" (syntax error at column {exc.offset})"
                                                                if isinstance(exc, SyntaxError) else "")
