@@ -285,6 +285,21 @@ def test_the_joined_table_is_the_same_whatever_its_chunks(na, nb, steps, chunk, 
         assert np.array_equal(twophase.joined_distances(a, b, CancelToken()), whole)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 12), st.integers(2, 12), st.integers(1, 3), st.data())
+def test_a_held_joined_table_steps_as_the_two_tables_do(na, nb, steps, data):
+    """A small product's step table is held and read instead of the two tables: the same ranks after every step."""
+    a = _Table(np.array([data.draw(st.permutations(list(range(na)))) for _ in range(steps)]).T)
+    b = _Table(np.array([data.draw(st.permutations(list(range(nb)))) for _ in range(steps)]).T)
+    dist = twophase.joined_distances(a, b)
+    joined = twophase.Joined(twophase.Guide(a, np.zeros(na, np.uint8)), twophase.Guide(b, np.zeros(nb, np.uint8)), dist)
+    ranks = np.repeat(np.arange(na * nb), steps)
+    moves = np.tile(np.arange(steps), na * nb)
+    assert joined._table is not None
+    expected = a.table[ranks // nb, moves] * nb + b.table[ranks % nb, moves]
+    assert np.array_equal(joined.after(ranks, moves), expected)
+
+
 def test_a_cancel_stops_the_continued_search_tables_between_chunks():
     """The 3x3x3's joined tables took 1-2 s at one go, past a 10 s limit: a fired token stops them."""
     from hlavolamy.errors import Cancelled
